@@ -1,0 +1,29 @@
+# proctor: `make run` runs the offline local tier; `make test` runs the tests.
+VENV := .venv
+BIN := $(VENV)/bin
+PYTEST_ARGS ?=
+
+.PHONY: run test bench lint verify bootstrap clean
+
+bootstrap:
+	@scripts/bootstrap
+
+run: bootstrap
+	$(BIN)/proctor run --tier local
+
+test: bootstrap
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+verify: bootstrap
+	$(BIN)/proctor verify --tier local
+
+bench: bootstrap
+	$(BIN)/python -m bench
+
+lint: bootstrap
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,56 @@
+"""The Agent protocol: what the runner asks of every agent kind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from proctor.computer.actions import Action
+from proctor.computer.observation import Observation
+from proctor.records import Step
+
+
+class Computer(Protocol):
+    """The toolset an agent drives; every call is counted and recorded."""
+
+    finished: bool
+
+    async def act(self, action: Action) -> Step:
+        """Run one action; a failed action comes back as a Step with an error."""
+        ...
+
+    async def observe(self) -> Observation:
+        """The observed page with refs, the tabs and the last error."""
+        ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How an agent's run ended.
+
+    Attributes:
+        stop_reason: done, script_end, null, or a guard's or limit's reason.
+        answer: The final answer, when the task asks for one.
+        planner_calls: Model calls made (0 for scripted agents).
+        tokens: Token counts by kind (input, output, cached, reasoning).
+        cost_usd: Dollars spent, None when unknown.
+    """
+
+    stop_reason: str
+    answer: str | None = None
+    planner_calls: int = 0
+    tokens: dict[str, int] = field(default_factory=dict)
+    cost_usd: float | None = 0.0
+
+
+class Agent(Protocol):
+    """Anything that can try a task through the computer toolset."""
+
+    @property
+    def kind(self) -> str:
+        """Short name recorded in attempt.json, e.g. scripted or decoy:wrong-topic."""
+        ...
+
+    async def run(self, brief: str, computer: Computer) -> Outcome:
+        """Try the task; return how it ended. Limits surface as LimitReached."""
+        ...

@@ -1,0 +1,91 @@
+"""proctor run: run scenarios with arms and repeats, then write the results tree."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt, catalog, split_only
+from proctor.errors import RunError
+from proctor.records import AttemptRecord
+from proctor.report import print_table, summarize, write_outputs
+from proctor.runner import (
+    PlanItem,
+    RunOptions,
+    config_of,
+    execute,
+    make_plan,
+    new_run_dir,
+    parse_arm,
+    run_info,
+    write_run_info,
+)
+
+SCORED_TIERS = ("local", "model")
+
+
+def run(
+    tier: TierOpt = None,
+    only: OnlyOpt = None,
+    scenarios: ScenariosOpt = None,
+    arm: Annotated[
+        list[str] | None,
+        typer.Option("--arm", help="NAME=SPEC, repeatable; SPEC: scripted, null, decoy:NAME."),
+    ] = None,
+    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Attempts per scenario x arm.")] = 1,
+    label: Annotated[str | None, typer.Option("--label", help="Run label (default: time).")] = None,
+    results: ResultsOpt = Path("results"),
+    keep_scratch: Annotated[
+        bool, typer.Option("--keep-scratch", help="Keep each attempt's scratch folder.")
+    ] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the run --label, skipping done attempts.")
+    ] = False,
+    retries: Annotated[int, typer.Option("--retries", min=0, help="Infra-fault retries.")] = 2,
+) -> None:
+    """Run scenarios and grade them from the end state; exit 1 if a local/model one fails."""
+    picked = catalog(scenarios).select(tiers=tier or [], only=split_only(only))
+    if not picked:
+        raise RunError("no scenario matches --tier/--only; `proctor list` shows them")
+    if resume and not label:
+        raise RunError("--resume needs the --label of the run to continue")
+    arms = [parse_arm(a) for a in (arm or ["oracle=scripted"])]
+    plan = make_plan(picked, arms, repeat)
+    label, run_dir = new_run_dir(results, label, resume=resume)
+    options = RunOptions(keep_scratch=keep_scratch, infra_retries=retries)
+    config = config_of(
+        tiers=tier or [], only=split_only(only), arms=[f"{a.name}={a.spec}" for a in arms],
+        repeat=repeat, scenarios=[p.scenario.id for p in picked], options=options.__dict__,
+    )  # fmt: skip
+    write_run_info(run_dir, run_info(label, config))
+    console = Console()
+    console.print(f"run [bold]{label}[/]: {len(picked)} scenario(s) x {len(arms)} arm(s) x {repeat}")
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("starting", total=len(plan))
+
+        def hook(item: PlanItem, record: AttemptRecord | None) -> None:
+            if record is None:
+                progress.update(task, description=item.attempt_id)
+            else:
+                progress.advance(task)
+
+        result = asyncio.run(execute(plan, run_dir, label, options, progress=hook, resume=resume))
+    summary = summarize(label, result.records, result.started_at, result.finished_at)
+    write_outputs(run_dir, results, summary, result.records)
+    print_table(summary, console)
+    console.print(f"results: {run_dir}/ (summary.json, report.md)")
+    failing = [r for r in summary.rows if r.result == "failed" and r.tier in SCORED_TIERS]
+    if failing:
+        raise typer.Exit(1)

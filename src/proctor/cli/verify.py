@@ -1,0 +1,51 @@
+"""proctor verify: prove every scenario's oracle passes, decoys fail, and null fails."""
+
+from __future__ import annotations
+
+import asyncio
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from proctor.cli._common import OnlyOpt, ScenariosOpt, TierOpt, catalog, split_only
+from proctor.errors import RunError
+from proctor.runner import Verdict, verify as run_verify
+
+
+def verify(tier: TierOpt = None, only: OnlyOpt = None, scenarios: ScenariosOpt = None) -> None:
+    """Run each scenario's oracle, decoys and the null agent; exit 1 on any violation."""
+    picked = catalog(scenarios).select(tiers=tier or [], only=split_only(only))
+    if not picked:
+        raise RunError("no scenario matches --tier/--only; `proctor list` shows them")
+    console = Console(highlight=False)
+
+    def show(v: Verdict) -> None:
+        mark = "[green]ok[/]" if v.ok else "[red]VIOLATION[/]"
+        console.print(
+            f"{mark} {v.scenario} {v.role}: expected {escape(v.expected)}, {escape(v.actual)}"
+        )
+
+    verdicts = asyncio.run(run_verify(picked, on_verdict=show))
+    table = Table(title="proctor verify", title_justify="left")
+    for column in ("scenario", "oracle", "decoys", "null"):
+        table.add_column(column)
+    by_scenario: dict[str, list[Verdict]] = {}
+    for v in verdicts:
+        by_scenario.setdefault(v.scenario, []).append(v)
+    for sid, vs in by_scenario.items():
+        oracle = next(v for v in vs if v.role == "oracle")
+        null = next(v for v in vs if v.role == "null")
+        decoys = [v for v in vs if v.role.startswith("decoy:")]
+        table.add_row(
+            sid,
+            "[green]passes[/]" if oracle.ok else f"[red]{escape(oracle.actual)}[/]",
+            f"{sum(d.ok for d in decoys)}/{len(decoys)} fail as named",
+            "[green]fails[/]" if null.ok else "[red]passes[/]",
+        )
+    console.print(table)
+    bad = [v for v in verdicts if not v.ok]
+    console.print(f"{len(verdicts) - len(bad)} obligations held, {len(bad)} violated")
+    if bad:
+        raise typer.Exit(1)

@@ -1,0 +1,663 @@
+"""The Playwright browser computer: one attempt's context, tabs, recorder and limits."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.async_api import BrowserContext, Download, Frame, Locator, Page
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Route as PwRoute
+
+from proctor.computer import actions as a
+from proctor.computer._chromium import BrowserHost
+from proctor.computer._recorder import Recorder
+from proctor.computer.observation import Observation, TabInfo
+from proctor.errors import ComputerError
+from proctor.records import Step
+
+ACTION_TIMEOUT_MS = 4_000
+NAV_TIMEOUT_MS = 15_000
+DOWNLOAD_TIMEOUT_S = 15.0
+SNAPSHOT_TIMEOUT_MS = 5_000
+
+BlockedHook = Callable[[str, str], None]
+"""Called with (method, url) for every request aborted as off-world."""
+
+
+class InfraFault(ComputerError):
+    """The browser itself failed (crash, disconnect): retried, never scored."""
+
+
+@dataclass(frozen=True)
+class BrowserOptions:
+    """How one attempt's browser is set up."""
+
+    attempt: str
+    fixture_hosts: tuple[str, ...]
+    attempt_header: str
+    scratch: Path
+    deny_origins: tuple[str, ...] = ()
+    viewport: tuple[int, int] = (1280, 800)
+    offline: bool = True
+
+
+@dataclass
+class _Pending:
+    downloads: list[asyncio.Task[str]] = field(default_factory=list)
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    for prefix in ("Locator.", "Page.", "Mouse.", "Keyboard.", "Frame."):
+        if text.startswith(prefix):
+            text = text.split(": ", 1)[-1]
+    lines = [ln for ln in text.splitlines() if ln.strip() and "=====" not in ln]
+    first = lines[0] if lines else type(exc).__name__
+    if "intercepts pointer events" in text:
+        hit = re.search(r"<[^>]+> .*intercepts pointer events", text)
+        first += " (covered: " + (hit.group(0)[:160] if hit else "another element") + ")"
+    if "element is not enabled" in text or "not enabled" in text:
+        first += " (the element is disabled)"
+    if "strict mode violation" in text:
+        first = first.split(" Call log")[0]
+    return first[:400]
+
+
+def offline_pattern(hosts: tuple[str, ...]) -> re.Pattern[str]:
+    """A URL regex matching every http(s) request NOT for a fixture host."""
+    alts = "|".join(re.escape(h) for h in hosts)
+    return re.compile(rf"^(?!https?://(?:{alts})(?:[:/?#]|$))https?://", re.IGNORECASE)
+
+
+class BrowserComputer:
+    """The browser an agent drives during one attempt.
+
+    Every ``act`` call becomes a recorded Step. Observations are built on
+    request. Use ``BrowserComputer.open`` and always ``close``.
+    """
+
+    def __init__(
+        self, host: BrowserHost, options: BrowserOptions, recorder: Recorder, on_blocked: BlockedHook
+    ) -> None:
+        self.host = host
+        self.options = options
+        self.recorder = recorder
+        self.on_blocked = on_blocked
+        self.context: BrowserContext | None = None
+        self.pages: list[Page] = []
+        self.active = 0
+        self.crashed: str | None = None
+        self.answer: str | None = None
+        self.finished = False
+        self._pending = _Pending()
+        self._refusals: list[str] = []
+        self._last_error: str | None = None
+        self._profile = options.scratch / "profile" / "state.json"
+        self.downloads_dir = options.scratch / "output"
+
+    # ----- life cycle -------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        host: BrowserHost,
+        options: BrowserOptions,
+        recorder: Recorder,
+        on_blocked: BlockedHook,
+        start: str | None = None,
+    ) -> BrowserComputer:
+        """A fresh context (no cookies, no storage) with one tab, at ``start`` if given."""
+        computer = cls(host, options, recorder, on_blocked)
+        await computer._new_context(storage_state=None)
+        if start:
+            page = computer.page
+            try:
+                await page.goto(start, wait_until="load", timeout=NAV_TIMEOUT_MS)
+            except PlaywrightError as exc:
+                raise ComputerError(
+                    f"attempt {options.attempt}: the start page {start} did not load: "
+                    f"{_first_line(exc)}"
+                ) from exc
+        return computer
+
+    async def _new_context(self, storage_state: str | None) -> None:
+        opts = self.options
+        try:
+            context = await self.host.browser.new_context(
+                viewport={"width": opts.viewport[0], "height": opts.viewport[1]},
+                extra_http_headers={opts.attempt_header: opts.attempt},
+                accept_downloads=True,
+                storage_state=storage_state,
+                service_workers="block",
+            )
+        except PlaywrightError as exc:
+            raise InfraFault(f"could not open a browser context: {_first_line(exc)}") from exc
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        context.set_default_navigation_timeout(NAV_TIMEOUT_MS)
+        if opts.offline:
+            await context.route(offline_pattern(opts.fixture_hosts), self._block)
+        if opts.deny_origins:
+            alts = "|".join(re.escape(o.rstrip("/")) for o in opts.deny_origins)
+            await context.route(re.compile(rf"^(?:{alts})(?:[/?#]|$)", re.I), self._refuse)
+        context.on("page", self._on_page)
+        self.context = context
+        self.pages = []
+        self.active = 0
+        page = await context.new_page()
+        if page not in self.pages:
+            self._on_page(page)
+
+    def _on_page(self, page: Page) -> None:
+        if page in self.pages:
+            return
+        self.pages.append(page)
+        page.on("crash", lambda _p: self._set_crashed("the page crashed"))
+        page.on("download", self._on_download)
+        page.on("close", lambda p: self._on_close(p))
+
+    def _on_close(self, page: Page) -> None:
+        if page in self.pages:
+            idx = self.pages.index(page)
+            self.pages.remove(page)
+            if self.active >= idx and self.active > 0:
+                self.active -= 1
+
+    def _set_crashed(self, why: str) -> None:
+        self.crashed = self.crashed or why
+
+    def _on_download(self, download: Download) -> None:
+        self._pending.downloads.append(asyncio.ensure_future(self._save(download)))
+
+    async def _save(self, download: Download) -> str:
+        name = Path(download.suggested_filename).name or "download"
+        target = self.downloads_dir / name
+        self.downloads_dir.mkdir(parents=True, exist_ok=True)
+        await download.save_as(target)
+        return target.relative_to(self.options.scratch).as_posix()
+
+    async def _block(self, route: PwRoute) -> None:
+        request = route.request
+        self.on_blocked(request.method, request.url)
+        try:
+            await route.abort("blockedbyclient")
+        except PlaywrightError:
+            pass
+
+    async def _refuse(self, route: PwRoute) -> None:
+        self._refusals.append(route.request.url)
+        try:
+            await route.abort("blockedbyclient")
+        except PlaywrightError:
+            pass
+
+    async def close(self) -> None:
+        for task in self._pending.downloads:
+            task.cancel()
+        if self.context is not None:
+            try:
+                await self.context.close()
+            except PlaywrightError:
+                pass
+            self.context = None
+
+    # ----- state ------------------------------------------------------------
+
+    @property
+    def page(self) -> Page:
+        if not self.pages:
+            raise ComputerError("no tab is open")
+        return self.pages[min(self.active, len(self.pages) - 1)]
+
+    def _check_alive(self) -> None:
+        if self.crashed:
+            raise InfraFault(f"browser fault: {self.crashed}")
+        if not self.host.browser.is_connected():
+            raise InfraFault("browser fault: Chromium disconnected")
+
+    async def observe(self, *, count: bool = True) -> Observation:
+        """The active tab as the agent sees it: url, tabs, aria snapshot with refs."""
+        if count:
+            self.recorder.count_call()
+        self._check_alive()
+        page = self.page
+        try:
+            snapshot = await page.aria_snapshot(mode="ai", timeout=SNAPSHOT_TIMEOUT_MS)
+        except PlaywrightError as exc:
+            snapshot = f"(no snapshot: {_first_line(exc)})"
+        focused: str | None = None
+        try:
+            focused = await page.evaluate(_FOCUSED_JS)
+        except PlaywrightError:
+            focused = None
+        return Observation(
+            url=page.url,
+            title=await self._title(page),
+            tabs=tuple(await self._tabs()),
+            active=self.active,
+            snapshot=snapshot,
+            focused=focused,
+            error=self._last_error,
+        )
+
+    async def _title(self, page: Page) -> str:
+        try:
+            return await page.title()
+        except PlaywrightError:
+            return ""
+
+    async def _tabs(self) -> list[TabInfo]:
+        return [TabInfo(i, p.url, await self._title(p)) for i, p in enumerate(self.pages)]
+
+    async def page_text(self) -> str:
+        """Visible text of the observed page (for the end state)."""
+        try:
+            text = await self.page.evaluate(_TEXT_JS)
+        except PlaywrightError:
+            return ""
+        return str(text)
+
+    async def screenshot(self, path: Path) -> bool:
+        """Save a PNG of the observed page; False when the page cannot be captured."""
+        try:
+            await self.page.screenshot(path=str(path), timeout=SNAPSHOT_TIMEOUT_MS)
+        except (PlaywrightError, ComputerError):
+            return False
+        return True
+
+    # ----- acting -----------------------------------------------------------
+
+    async def act(self, action: a.Action) -> Step:
+        """Run one action and record it as a Step; a failed action is a Step with an error.
+
+        Raises:
+            LimitReached: when the attempt's tool-call or step limit is used up.
+            InfraFault: when the browser itself failed.
+        """
+        self.recorder.count_call(action.op)
+        self._check_alive()
+        started = time.time()
+        t0 = time.perf_counter()
+        facts: dict[str, Any] = {}
+        data: Any = None
+        status = "ok"
+        error: str | None = None
+        tabs_before = len(self.pages)
+        refusals_before = len(self._refusals)
+        downloads_before = len(self._pending.downloads)
+        try:
+            output, data = await self._dispatch(action, facts)
+        except ComputerError:
+            raise
+        except _Refused as exc:
+            status, error, output = "refused", str(exc), "refused"
+        except PlaywrightError as exc:
+            if self.crashed or not self.host.browser.is_connected():
+                raise InfraFault(f"browser fault during {action.op}: {_first_line(exc)}") from exc
+            status, error, output = "error", _first_line(exc), "failed"
+        except (ValueError, OSError) as exc:
+            status, error, output = "error", str(exc), "failed"
+        if len(self._refusals) > refusals_before:
+            urls = self._refusals[refusals_before:]
+            status = "refused"
+            error = f"navigation to a denied origin was refused: {', '.join(urls)}"
+            output = "refused"
+        if len(self.pages) > tabs_before:
+            facts["new_tabs"] = list(range(tabs_before, len(self.pages)))
+            output += f"; opened tab(s) {facts['new_tabs']} (observation stays on tab {self.active})"
+        new_downloads = self._pending.downloads[downloads_before:]
+        if new_downloads:
+            saved = await self._await_downloads(new_downloads)
+            facts["downloads"] = saved
+            output += f"; downloaded {', '.join(saved)}"
+        self._last_error = error
+        step = Step(
+            index=self.recorder.next_index(),
+            op=action.op,
+            target=_describe(action),
+            input=action.model_dump(exclude_none=True, exclude_defaults=False),
+            output=output,
+            data=data,
+            facts=facts,
+            status=status,  # type: ignore[arg-type]
+            error=error,
+            started_at=started,
+            latency_ms=round((time.perf_counter() - t0) * 1000, 2),
+        )
+        self.recorder.record(step)
+        return step
+
+    async def _await_downloads(self, tasks: list[asyncio.Task[str]]) -> list[str]:
+        done, pending = await asyncio.wait(tasks, timeout=DOWNLOAD_TIMEOUT_S)
+        saved = []
+        for task in tasks:
+            if task in done and task.exception() is None:
+                saved.append(task.result())
+        for task in pending:
+            task.cancel()
+        return saved
+
+    async def _settle(self) -> None:
+        try:
+            await self.page.wait_for_load_state("domcontentloaded", timeout=NAV_TIMEOUT_MS)
+        except PlaywrightError:
+            pass
+
+    def _denied(self, url: str) -> bool:
+        origin = _origin(url)
+        return any(origin == o.rstrip("/").lower() for o in self.options.deny_origins)
+
+    def _locator(self, target: a.Target) -> Locator:
+        page = self.page
+        if target.ref is not None:
+            return page.locator(f"aria-ref={target.ref}")
+        if target.role is not None:
+            return page.get_by_role(target.role, name=target.name, exact=target.exact)  # type: ignore[arg-type]
+        if target.selector is not None:
+            return page.locator(target.selector)
+        raise ValueError("no element target")
+
+    async def _dispatch(self, action: a.Action, facts: dict[str, Any]) -> tuple[str, Any]:
+        handler = getattr(self, f"_do_{action.op}")
+        result: tuple[str, Any] = await handler(action, facts)
+        return result
+
+    async def _do_navigate(self, action: a.Navigate, facts: dict[str, Any]) -> tuple[str, Any]:
+        if self._denied(action.url):
+            raise _Refused(f"navigation to {_origin(action.url)} is denied for this task; refused")
+        response = await self.page.goto(action.url, wait_until="load")
+        facts["status"] = response.status if response else None
+        return f"opened {self.page.url}", None
+
+    async def _do_back(self, action: a.Back, facts: dict[str, Any]) -> tuple[str, Any]:
+        await self.page.go_back(wait_until="load")
+        return f"back to {self.page.url}", None
+
+    async def _do_click(self, action: a.Click, facts: dict[str, Any]) -> tuple[str, Any]:
+        target = action.target()
+        assert target is not None
+        if target.is_point:
+            assert target.x is not None and target.y is not None
+            facts.update(await self._frame_at(target.x, target.y))
+            await self.page.mouse.click(target.x, target.y)
+        else:
+            await self._locator(target).click()
+        await self._settle()
+        return f"clicked {target.describe()}; now at {self.page.url}", None
+
+    async def _frame_at(self, x: float, y: float) -> dict[str, Any]:
+        """Which frame (and element) a point lands in, descending through iframes."""
+        frame: Frame = self.page.main_frame
+        fx, fy = x, y
+        depth = 0
+        element = ""
+        while True:
+            handle = await frame.evaluate_handle(_POINT_JS, [fx, fy])
+            el = handle.as_element()
+            if el is None:
+                break
+            element = str((await el.evaluate(_DESCRIBE_JS)) or "")
+            child = await el.content_frame()
+            if child is None:
+                break
+            box = await el.evaluate(_INNER_BOX_JS)
+            fx, fy = fx - box["x"], fy - box["y"]
+            frame = child
+            depth += 1
+        return {
+            "in_frame": depth > 0,
+            "frame_depth": depth,
+            "frame_url": frame.url,
+            "element": element,
+        }
+
+    async def _do_fill(self, action: a.Fill, facts: dict[str, Any]) -> tuple[str, Any]:
+        target = action.target()
+        assert target is not None
+        await self._locator(target).fill(action.value)
+        return f"filled {target.describe()}", None
+
+    async def _do_select(self, action: a.Select, facts: dict[str, Any]) -> tuple[str, Any]:
+        target = action.target()
+        assert target is not None
+        loc = self._locator(target)
+        if action.value is not None:
+            chosen = await loc.select_option(value=action.value)
+        else:
+            chosen = await loc.select_option(label=action.label)
+        facts["values"] = chosen
+        await self._settle()
+        return f"selected {chosen} in {target.describe()}", None
+
+    async def _do_check(self, action: a.Check, facts: dict[str, Any]) -> tuple[str, Any]:
+        target = action.target()
+        assert target is not None
+        await self._locator(target).set_checked(action.checked)
+        return f"{'checked' if action.checked else 'unchecked'} {target.describe()}", None
+
+    async def _do_press(self, action: a.Press, facts: dict[str, Any]) -> tuple[str, Any]:
+        target = action.target()
+        if target is None:
+            await self.page.keyboard.press(action.key)
+        else:
+            await self._locator(target).press(action.key)
+        await self._settle()
+        return f"pressed {action.key}", None
+
+    async def _do_type(self, action: a.Type, facts: dict[str, Any]) -> tuple[str, Any]:
+        target = action.target()
+        if target is None:
+            await self.page.keyboard.type(action.text)
+        else:
+            await self._locator(target).press_sequentially(action.text)
+        return f"typed {len(action.text)} characters", None
+
+    async def _do_scroll(self, action: a.Scroll, facts: dict[str, Any]) -> tuple[str, Any]:
+        dx, dy = {
+            "up": (0, -action.amount),
+            "down": (0, action.amount),
+            "left": (-action.amount, 0),
+            "right": (action.amount, 0),
+        }[action.direction]
+        target = action.target()
+        if target is not None:
+            await self._locator(target).hover()
+        else:
+            w, h = self.options.viewport
+            await self.page.mouse.move(w / 2, h / 2)
+        await self.page.mouse.wheel(dx, dy)
+        position = await self.page.evaluate(_SCROLL_SETTLE_JS)
+        facts["scroll"] = position
+        return f"scrolled {action.direction} to {position}", None
+
+    async def _do_hover(self, action: a.Hover, facts: dict[str, Any]) -> tuple[str, Any]:
+        target = action.target()
+        assert target is not None
+        if target.is_point:
+            assert target.x is not None and target.y is not None
+            await self.page.mouse.move(target.x, target.y)
+        else:
+            await self._locator(target).hover()
+        return f"hovering {target.describe()}", None
+
+    async def _point(self, point: a.Point, within: a.Target | None) -> tuple[float, float]:
+        target = point.target()
+        if target.is_point:
+            assert target.x is not None and target.y is not None
+            if within is None:
+                return target.x, target.y
+            box = await self._locator(within).bounding_box()
+            if box is None:
+                raise ValueError(f"{within.describe()} is not visible")
+            return box["x"] + target.x, box["y"] + target.y
+        box = await self._locator(target).bounding_box()
+        if box is None:
+            raise ValueError(f"{target.describe()} is not visible")
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    async def _do_drag(self, action: a.Drag, facts: dict[str, Any]) -> tuple[str, Any]:
+        sx, sy = await self._point(action.start, action.within)
+        ex, ey = await self._point(action.end, action.within)
+        mouse = self.page.mouse
+        await mouse.move(sx, sy)
+        await mouse.down()
+        await mouse.move(ex, ey, steps=action.steps)
+        await mouse.up()
+        facts["from"] = [round(sx, 1), round(sy, 1)]
+        facts["to"] = [round(ex, 1), round(ey, 1)]
+        return f"dragged ({sx:.0f},{sy:.0f}) to ({ex:.0f},{ey:.0f})", None
+
+    async def _do_upload(self, action: a.Upload, facts: dict[str, Any]) -> tuple[str, Any]:
+        target = action.target()
+        assert target is not None
+        paths = [Path(f) for f in action.files]
+        missing = [str(p) for p in paths if not p.is_file()]
+        if missing:
+            raise ValueError(f"no such file: {', '.join(missing)}")
+        await self._locator(target).set_input_files(paths)
+        facts["files"] = [p.name for p in paths]
+        return f"attached {', '.join(p.name for p in paths)}", None
+
+    async def _do_tabs(self, action: a.Tabs, facts: dict[str, Any]) -> tuple[str, Any]:
+        if action.action != "list":
+            assert action.index is not None
+            if action.index >= len(self.pages):
+                raise ValueError(f"no tab {action.index}; {len(self.pages)} tab(s) are open")
+        if action.action == "activate":
+            assert action.index is not None
+            self.active = action.index
+            await self.page.bring_to_front()
+            await self._settle()
+        elif action.action == "close":
+            assert action.index is not None
+            await self.pages[action.index].close()
+        tabs = [{"index": t.index, "url": t.url, "title": t.title} for t in await self._tabs()]
+        facts["active"] = self.active
+        return f"{len(tabs)} tab(s), active {self.active}", tabs
+
+    async def _do_extract(self, action: a.Extract, facts: dict[str, Any]) -> tuple[str, Any]:
+        target = action.target()
+        if action.kind == "attribute":
+            assert target is not None and action.attribute is not None
+            values = await self._locator(target).evaluate_all(
+                "(els, name) => els.map(e => e.getAttribute(name))", action.attribute
+            )
+            if not values:
+                raise ValueError(f"{target.describe()} matches no element")
+            data: Any = values[0] if len(values) == 1 else values
+        else:
+            root = self._locator(target) if target else self.page.locator("body")
+            if action.kind == "text":
+                data = await root.first.inner_text()
+            elif action.kind == "table":
+                table = root if target else self.page.locator("table")
+                data = await table.first.evaluate(_TABLE_JS)
+            else:
+                data = await root.first.evaluate(_LINKS_JS)
+        summary = json.dumps(data, ensure_ascii=False)
+        return f"extracted {action.kind}: {summary[:200]}", data
+
+    async def _do_wait(self, action: a.Wait, facts: dict[str, Any]) -> tuple[str, Any]:
+        if action.text is not None:
+            await self.page.get_by_text(action.text).first.wait_for(
+                state="visible", timeout=10_000
+            )
+            return f"saw {action.text!r}", None
+        assert action.ms is not None
+        await asyncio.sleep(action.ms / 1000)
+        return f"waited {action.ms} ms", None
+
+    async def _do_restart(self, action: a.Restart, facts: dict[str, Any]) -> tuple[str, Any]:
+        assert self.context is not None
+        state = await self.context.storage_state()
+        # A real restart keeps persistent cookies and drops session ones.
+        state["cookies"] = [c for c in state["cookies"] if c.get("expires", -1) > 0]
+        self._profile.parent.mkdir(parents=True, exist_ok=True)
+        self._profile.write_text(json.dumps(state))
+        kept = len(state["cookies"])
+        await self.context.close()
+        await self._new_context(storage_state=str(self._profile))
+        facts["cookies_kept"] = kept
+        return f"browser restarted with the attempt's profile ({kept} cookie(s) kept)", None
+
+    async def _do_done(self, action: a.Done, facts: dict[str, Any]) -> tuple[str, Any]:
+        self.answer = action.answer
+        self.finished = True
+        return "done", action.answer
+
+
+class _Refused(Exception):
+    """The harness refused the action before anything left the browser."""
+
+
+def _describe(action: a.Action) -> str | None:
+    target = getattr(action, "target", None)
+    if callable(target):
+        t = target()
+        if t is not None:
+            return str(t.describe())
+    if isinstance(action, a.Navigate):
+        return action.url
+    if isinstance(action, a.Drag):
+        return "drag"
+    if isinstance(action, a.Tabs):
+        return f"{action.action} {action.index if action.index is not None else ''}".strip()
+    return None
+
+_FOCUSED_JS = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  const name = e.getAttribute('aria-label') || e.name || e.id || '';
+  return `${e.tagName.toLowerCase()}${name ? ' ' + name : ''}`;
+}"""
+
+_TEXT_JS = "() => document.body ? document.body.innerText : ''"
+
+_POINT_JS = "([x, y]) => document.elementFromPoint(x, y)"
+
+_DESCRIBE_JS = """(e) => {
+  const tag = e.tagName.toLowerCase();
+  const text = (e.getAttribute('aria-label') || e.innerText || e.value || '').trim().slice(0, 60);
+  return text ? `${tag} '${text}'` : tag;
+}"""
+
+_INNER_BOX_JS = """(e) => {
+  const r = e.getBoundingClientRect();
+  return {x: r.left + e.clientLeft, y: r.top + e.clientTop};
+}"""
+
+_SCROLL_SETTLE_JS = """() => new Promise(resolve => {
+  let last = -1, same = 0, frames = 0;
+  const tick = () => {
+    const y = window.scrollY + window.scrollX * 1e-6;
+    same = (y === last) ? same + 1 : 0; last = y; frames++;
+    if (same >= 3 || frames > 120) resolve({x: window.scrollX, y: window.scrollY});
+    else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})"""
+
+_TABLE_JS = """(t) => {
+  const rows = Array.from(t.querySelectorAll('tr'));
+  const cells = r => Array.from(r.children).map(c => c.innerText.trim());
+  if (rows.length && rows[0].querySelector('th')) {
+    const head = cells(rows[0]);
+    return rows.slice(1).map(r => Object.fromEntries(cells(r).map((v, i) => [head[i] ?? String(i), v])));
+  }
+  return rows.map(cells);
+}"""
+
+_LINKS_JS = """(root) => Array.from(root.querySelectorAll('a[href]')).map(
+  a => ({text: a.innerText.trim(), href: a.href}))"""

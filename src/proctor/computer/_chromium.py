@@ -1,0 +1,107 @@
+"""Find and launch Chromium: Debian's binary through pip's Playwright, never a download."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
+
+from proctor.errors import ComputerError
+
+LAUNCH_FLAGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,MediaRouter",
+    "--disable-dev-shm-usage",
+)
+CANDIDATES = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
+FIX = "apt-get install -y chromium"
+
+
+def find_chromium() -> Path | None:
+    """The Chromium binary: $PROCTOR_CHROMIUM, then Debian's, then None (Playwright's own)."""
+    env = os.environ.get("PROCTOR_CHROMIUM")
+    if env:
+        return Path(env)
+    for candidate in CANDIDATES:
+        if Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return Path(candidate)
+    found = shutil.which("chromium")
+    return Path(found) if found else None
+
+
+def chromium_version(binary: Path | None = None) -> str | None:
+    """``Chromium 150.0...`` as the binary prints it, or None when it cannot run."""
+    binary = binary or find_chromium()
+    if binary is None:
+        return None
+    try:
+        out = subprocess.run(
+            [str(binary), "--version"], capture_output=True, text=True, timeout=20, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    text = out.stdout.strip()
+    return text or None
+
+
+@dataclass
+class BrowserHost:
+    """One Playwright driver and one Chromium process, shared by a worker's attempts."""
+
+    playwright: Playwright
+    browser: Browser
+    binary: Path | None
+    resolver_rules: str
+
+    async def close(self) -> None:
+        try:
+            await self.browser.close()
+        except PlaywrightError:
+            pass
+        try:
+            await self.playwright.stop()
+        except PlaywrightError:
+            pass
+
+
+def resolver_rules(port: int, domain: str) -> str:
+    """Map every made-up host to the fixture server; resolve nothing else."""
+    return f"MAP *.{domain} 127.0.0.1:{port}, MAP * ~NOTFOUND"
+
+
+async def launch(port: int, domain: str, *, headless: bool = True) -> BrowserHost:
+    """Start Playwright and Chromium with made-up hosts mapped to the fixture port.
+
+    Raises:
+        ComputerError: when no Chromium can be found or it fails to start.
+    """
+    binary = find_chromium()
+    rules = resolver_rules(port, domain)
+    args = [*LAUNCH_FLAGS, f"--host-resolver-rules={rules}"]
+    pw = await async_playwright().start()
+    try:
+        browser = await pw.chromium.launch(
+            executable_path=str(binary) if binary else None,
+            headless=headless,
+            args=args,
+            timeout=60_000,
+        )
+    except PlaywrightError as exc:
+        await pw.stop()
+        where = binary or "Playwright's bundled browser"
+        raise ComputerError(
+            f"Chromium ({where}) failed to start: {str(exc).splitlines()[0]}. "
+            f"Run `proctor doctor`; the usual fix is `{FIX}`."
+        ) from exc
+    return BrowserHost(pw, browser, binary, rules)

@@ -1,0 +1,54 @@
+"""The step recorder: counts every call against the attempt's limits and keeps the trace."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from proctor.computer.actions import INPUT_OPS
+from proctor.errors import LimitReached
+from proctor.records import Step
+
+
+@dataclass
+class Recorder:
+    """Counts tool calls, steps and primitive inputs, and stops at the limits.
+
+    Attributes:
+        tool_calls: Limit on calls to the toolset (observations included).
+        steps: Limit on actions.
+    """
+
+    tool_calls_limit: int
+    steps_limit: int
+    steps: list[Step] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    tool_calls: int = 0
+    actions: int = 0
+    inputs: int = 0
+
+    def count_call(self, op: str | None = None) -> None:
+        """Count one call; ``op`` is set for actions. Raises LimitReached past a limit."""
+        if self.tool_calls >= self.tool_calls_limit:
+            raise LimitReached(
+                "tool_limit", f"the tool-call limit ({self.tool_calls_limit}) is used up"
+            )
+        if op is not None and op != "done" and self.actions >= self.steps_limit:
+            raise LimitReached("step_limit", f"the step limit ({self.steps_limit}) is used up")
+        self.tool_calls += 1
+        if op is not None:
+            self.actions += 1
+            if op in INPUT_OPS:
+                self.inputs += 1
+
+    def next_index(self) -> int:
+        return len(self.steps)
+
+    def record(self, step: Step) -> None:
+        self.steps.append(step)
+        self.event("step", index=step.index, op=step.op, status=step.status, error=step.error)
+
+    def event(self, kind: str, **data: Any) -> None:
+        """Append one raw event for events.jsonl."""
+        self.events.append({"time": time.time(), "kind": kind, **data})

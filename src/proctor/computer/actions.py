@@ -1,0 +1,330 @@
+"""The typed action union: everything an agent may do to the computer.
+
+Each action is one pydantic model, discriminated by ``op``. Its docstring is the
+tool description that prompts and tool schemas are built from, so it is the one
+source of truth for what an agent may do.
+
+Elements are addressed in one of four ways, checked by ``Target``:
+``ref`` from the aria snapshot, ``role`` + ``name``, a CSS ``selector``, or
+page coordinates ``x``/``y``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Target(_Strict):
+    """Where an action lands: a ref, a role and name, a CSS selector, or x,y."""
+
+    ref: str | None = Field(default=None, description="Element ref from the aria snapshot, e.g. e12.")
+    role: str | None = Field(default=None, description="ARIA role, e.g. button, link, textbox.")
+    name: str | None = Field(default=None, description="Accessible name, used with role.")
+    exact: bool = Field(default=True, description="Match the accessible name exactly.")
+    selector: str | None = Field(default=None, description="CSS selector.")
+    x: float | None = Field(default=None, description="Page x coordinate in CSS pixels.")
+    y: float | None = Field(default=None, description="Page y coordinate in CSS pixels.")
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Target:
+        ways = [
+            self.ref is not None,
+            self.role is not None,
+            self.selector is not None,
+            self.x is not None or self.y is not None,
+        ]
+        if sum(ways) != 1:
+            raise ValueError("give exactly one of: ref, role (+ name), selector, or x and y")
+        if (self.x is None) != (self.y is None):
+            raise ValueError("give both x and y")
+        if self.name is not None and self.role is None:
+            raise ValueError("name needs a role, e.g. role: button")
+        return self
+
+    @property
+    def is_point(self) -> bool:
+        return self.x is not None
+
+    def describe(self) -> str:
+        """A short human form, used as the Step's target."""
+        if self.ref is not None:
+            return f"ref={self.ref}"
+        if self.role is not None:
+            return f"{self.role} {self.name!r}" if self.name is not None else self.role
+        if self.selector is not None:
+            return f"css={self.selector}"
+        return f"({self.x:g},{self.y:g})"
+
+
+class _Targeted(_Strict):
+    ref: str | None = Field(default=None, description="Element ref from the aria snapshot.")
+    role: str | None = Field(default=None, description="ARIA role, used with name.")
+    name: str | None = Field(default=None, description="Accessible name, used with role.")
+    exact: bool = Field(default=True, description="Match the accessible name exactly.")
+    selector: str | None = Field(default=None, description="CSS selector.")
+
+    def target(self) -> Target | None:
+        """The element this action addresses, or None for the focused one."""
+        if self.ref is None and self.role is None and self.selector is None:
+            return None
+        return Target(
+            ref=self.ref, role=self.role, name=self.name, exact=self.exact, selector=self.selector
+        )
+
+    @model_validator(mode="after")
+    def _valid_target(self) -> _Targeted:
+        self.target()
+        return self
+
+
+class _Pointable(_Targeted):
+    x: float | None = Field(default=None, description="Page x coordinate in CSS pixels.")
+    y: float | None = Field(default=None, description="Page y coordinate in CSS pixels.")
+
+    def target(self) -> Target | None:
+        if self.x is not None or self.y is not None:
+            if self.ref is not None or self.role is not None or self.selector is not None:
+                raise ValueError("give either an element or x and y, not both")
+            return Target(x=self.x, y=self.y)
+        return super().target()
+
+
+class Navigate(_Strict):
+    """Open a URL in the active tab."""
+
+    op: Literal["navigate"] = "navigate"
+    url: str = Field(description="Absolute URL to open.")
+
+
+class Back(_Strict):
+    """Go back one page in the active tab's history."""
+
+    op: Literal["back"] = "back"
+
+
+class Click(_Pointable):
+    """Click an element (by ref, role and name, or CSS selector) or a point x,y."""
+
+    op: Literal["click"] = "click"
+
+    @model_validator(mode="after")
+    def _needs_target(self) -> Click:
+        if self.target() is None:
+            raise ValueError("click needs a ref, role (+ name), selector, or x and y")
+        return self
+
+
+class Fill(_Targeted):
+    """Replace the value of a text field with ``value``."""
+
+    op: Literal["fill"] = "fill"
+    value: str = Field(description="The text the field will hold.")
+
+    @model_validator(mode="after")
+    def _needs_target(self) -> Fill:
+        if self.target() is None:
+            raise ValueError("fill needs a ref, role (+ name) or selector")
+        return self
+
+
+class Select(_Targeted):
+    """Choose an option of a select box, by its value or its visible label."""
+
+    op: Literal["select"] = "select"
+    value: str | None = Field(default=None, description="The option's value attribute.")
+    label: str | None = Field(default=None, description="The option's visible label.")
+
+    @model_validator(mode="after")
+    def _one_choice(self) -> Select:
+        if self.target() is None:
+            raise ValueError("select needs a ref, role (+ name) or selector")
+        if (self.value is None) == (self.label is None):
+            raise ValueError("give exactly one of value or label")
+        return self
+
+
+class Check(_Targeted):
+    """Tick (checked: true) or untick (checked: false) a checkbox or radio."""
+
+    op: Literal["check"] = "check"
+    checked: bool = Field(default=True, description="The state the box will have.")
+
+    @model_validator(mode="after")
+    def _needs_target(self) -> Check:
+        if self.target() is None:
+            raise ValueError("check needs a ref, role (+ name) or selector")
+        return self
+
+
+class Press(_Targeted):
+    """Press a key or chord (e.g. Enter, Tab, Control+A), on an element or the focus."""
+
+    op: Literal["press"] = "press"
+    key: str = Field(description="Key name as Playwright spells it, e.g. Enter or Shift+Tab.")
+
+
+class Type(_Targeted):
+    """Type text key by key, into an element or wherever the focus is."""
+
+    op: Literal["type"] = "type"
+    text: str = Field(description="The text to type.")
+
+
+class Scroll(_Targeted):
+    """Scroll the page, or an element, in a direction by some pixels."""
+
+    op: Literal["scroll"] = "scroll"
+    direction: Literal["up", "down", "left", "right"] = "down"
+    amount: int = Field(default=600, ge=1, le=20000, description="Pixels to scroll.")
+
+
+class Hover(_Pointable):
+    """Move the pointer over an element or a point."""
+
+    op: Literal["hover"] = "hover"
+
+    @model_validator(mode="after")
+    def _needs_target(self) -> Hover:
+        if self.target() is None:
+            raise ValueError("hover needs a ref, role (+ name), selector, or x and y")
+        return self
+
+
+class Point(_Strict):
+    """One end of a drag: an element's centre, or x,y (relative to ``within`` if given)."""
+
+    ref: str | None = None
+    role: str | None = None
+    name: str | None = None
+    selector: str | None = None
+    x: float | None = None
+    y: float | None = None
+
+    def target(self) -> Target:
+        return Target(
+            ref=self.ref, role=self.role, name=self.name, selector=self.selector, x=self.x, y=self.y
+        )
+
+    @model_validator(mode="after")
+    def _valid(self) -> Point:
+        self.target()
+        return self
+
+
+class Drag(_Strict):
+    """Press the pointer at ``start``, move it in steps to ``end``, release it."""
+
+    op: Literal["drag"] = "drag"
+    start: Point = Field(description="Where the pointer goes down.")
+    end: Point = Field(description="Where the pointer comes up.")
+    within: Target | None = Field(
+        default=None, description="Make x,y relative to this element's top-left corner."
+    )
+    steps: int = Field(default=12, ge=1, le=200, description="Intermediate pointer moves.")
+
+
+class Upload(_Targeted):
+    """Set the files of a file input to the given local paths."""
+
+    op: Literal["upload"] = "upload"
+    files: list[str] = Field(min_length=1, description="Local file paths.")
+
+    @model_validator(mode="after")
+    def _needs_target(self) -> Upload:
+        if self.target() is None:
+            raise ValueError("upload needs a ref, role (+ name) or selector of a file input")
+        return self
+
+
+class Tabs(_Strict):
+    """List the open tabs, activate one (index), or close one (index)."""
+
+    op: Literal["tabs"] = "tabs"
+    action: Literal["list", "activate", "close"] = "list"
+    index: int | None = Field(default=None, ge=0, description="Tab index for activate and close.")
+
+    @model_validator(mode="after")
+    def _index(self) -> Tabs:
+        if self.action != "list" and self.index is None:
+            raise ValueError(f"tabs {self.action} needs an index")
+        return self
+
+
+class Extract(_Targeted):
+    """Read from the page: text, table rows, links, or an attribute of an element."""
+
+    op: Literal["extract"] = "extract"
+    kind: Literal["text", "table", "links", "attribute"] = "text"
+    attribute: str | None = Field(default=None, description="Attribute name for kind=attribute.")
+
+    @model_validator(mode="after")
+    def _attribute(self) -> Extract:
+        if self.kind == "attribute" and (self.attribute is None or self.target() is None):
+            raise ValueError("extract kind=attribute needs an element and an attribute name")
+        return self
+
+
+class Wait(_Strict):
+    """Wait until some text is visible, or for a number of milliseconds (at most 10 s)."""
+
+    op: Literal["wait"] = "wait"
+    text: str | None = Field(default=None, description="Text to wait for.")
+    ms: int | None = Field(default=None, ge=1, le=10000, description="Milliseconds to wait.")
+
+    @model_validator(mode="after")
+    def _one(self) -> Wait:
+        if (self.text is None) == (self.ms is None):
+            raise ValueError("give exactly one of text or ms")
+        return self
+
+
+class Restart(_Strict):
+    """Close the browser and open it again with this attempt's profile (cookies kept)."""
+
+    op: Literal["restart"] = "restart"
+
+
+class Done(_Strict):
+    """Finish the task, with the answer when the task asks for one."""
+
+    op: Literal["done"] = "done"
+    answer: str | None = Field(default=None, description="The answer, if the task asks for one.")
+
+
+Action = Annotated[
+    Navigate
+    | Back
+    | Click
+    | Fill
+    | Select
+    | Check
+    | Press
+    | Type
+    | Scroll
+    | Hover
+    | Drag
+    | Upload
+    | Tabs
+    | Extract
+    | Wait
+    | Restart
+    | Done,
+    Field(discriminator="op"),
+]
+
+ACTION_TYPES: dict[str, type[BaseModel]] = {
+    cls.model_fields["op"].default: cls
+    for cls in (
+        Navigate, Back, Click, Fill, Select, Check, Press, Type, Scroll, Hover,
+        Drag, Upload, Tabs, Extract, Wait, Restart, Done,
+    )
+}  # fmt: skip
+
+INPUT_OPS = frozenset({"click", "fill", "select", "check", "press", "type", "drag", "upload"})
+"""Ops that deliver input to a page (counted as primitive inputs)."""

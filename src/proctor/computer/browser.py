@@ -1,0 +1,35 @@
+"""The Playwright browser driver (imports Playwright; import it only where a browser runs)."""
+
+from proctor.computer._browser import (
+    BlockedHook,
+    BrowserComputer,
+    BrowserOptions,
+    InfraFault,
+    offline_pattern,
+)
+from proctor.computer._chromium import (
+    FIX,
+    LAUNCH_FLAGS,
+    BrowserHost,
+    chromium_version,
+    find_chromium,
+    launch,
+    resolver_rules,
+)
+from proctor.computer._recorder import Recorder
+
+__all__ = [
+    "FIX",
+    "LAUNCH_FLAGS",
+    "BlockedHook",
+    "BrowserComputer",
+    "BrowserHost",
+    "BrowserOptions",
+    "InfraFault",
+    "Recorder",
+    "chromium_version",
+    "find_chromium",
+    "launch",
+    "offline_pattern",
+    "resolver_rules",
+]

@@ -1,0 +1,260 @@
+"""Evaluate checks over an attempt's end state. Never reads the transcript's words."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from proctor.errors import GradingError
+from proctor.records import CheckResult, EndState, WebRequest
+from proctor.scenario import check_args, check_kind, check_name
+from proctor.scenario._checks import (
+    AllCheck,
+    Answer,
+    AnyCheck,
+    FileSha256,
+    NotSubmitted,
+    PageText,
+    Pattern,
+    Requested,
+    StepFacts,
+    StopReason,
+    Submitted,
+    TabCount,
+)
+
+
+def _fields_of(req: WebRequest) -> dict[str, list[str]]:
+    if req.form:
+        return req.form
+    if isinstance(req.json_body, dict):
+        out: dict[str, list[str]] = {}
+        for key, value in req.json_body.items():
+            values = value if isinstance(value, list) else [value]
+            out[str(key)] = [v if isinstance(v, str) else json.dumps(v) for v in values]
+        return out
+    return {}
+
+
+def _value_matches(expected: Any, actual: list[str]) -> bool:
+    if isinstance(expected, Pattern):
+        return len(actual) == 1 and re.fullmatch(expected.regex, actual[0]) is not None
+    if isinstance(expected, list):
+        return actual == expected
+    return actual == [expected]
+
+
+def _show(expected: Any) -> Any:
+    return {"regex": expected.regex} if isinstance(expected, Pattern) else expected
+
+
+def _submit_path(route: str) -> str:
+    return f"/submit/{route}"
+
+
+def _accepted(req: WebRequest) -> bool:
+    return not req.blocked and 0 < req.status < 400 and req.fault is None
+
+
+def _submitted(args: Submitted, state: EndState) -> tuple[bool, Any, Any, str]:
+    posts = [
+        r
+        for r in state.requests
+        if r.method == "POST"
+        and r.path == _submit_path(args.route)
+        and (args.host is None or r.host == args.host)
+        and (not args.accepted or _accepted(r))
+    ]
+    matching = []
+    mismatches: list[str] = []
+    for req in posts:
+        fields = _fields_of(req)
+        wrong = [
+            f"{name}={fields.get(name)!r}"
+            for name, expected in args.fields.items()
+            if not _value_matches(expected, fields.get(name, []))
+        ]
+        for field_name, path in args.files.items():
+            want = state.originals.get(path)
+            got = [f.get("sha256") for f in req.files.get(field_name, [])]
+            if want is None or got != [want]:
+                wrong.append(f"{field_name} file sha256={got} (want {path}: {want})")
+        if wrong:
+            mismatches.append(f"#{req.seq}: " + ", ".join(wrong))
+        else:
+            matching.append(req)
+    expected = {
+        "route": args.route,
+        "fields": {k: _show(v) for k, v in args.fields.items()},
+        "count": args.expectation(),
+    }
+    if args.files:
+        expected["files"] = dict(args.files)
+    actual = {"matching": len(matching), "posts": [_fields_of(r) for r in posts][:5]}
+    detail = ""
+    if mismatches:
+        detail = "non-matching posts: " + "; ".join(mismatches[:5])
+    elif not posts:
+        detail = f"no {'accepted ' if args.accepted else ''}post to {_submit_path(args.route)}"
+    return args.accepts(len(matching)), expected, actual, detail
+
+
+def _not_submitted(args: NotSubmitted, state: EndState) -> tuple[bool, Any, Any, str]:
+    hits = [
+        r
+        for r in state.requests
+        if r.path == _submit_path(args.route)
+        and r.method != "GET"
+        and (args.host is None or r.host == args.host)
+    ]
+    detail = f"posted {len(hits)} time(s), first #{hits[0].seq}" if hits else ""
+    return not hits, {"route": args.route, "count": 0}, len(hits), detail
+
+
+def _requested(args: Requested, state: EndState) -> tuple[bool, Any, Any, str]:
+    def path_ok(path: str) -> bool:
+        if args.path.startswith("^"):
+            return re.search(args.path, path) is not None
+        return path == args.path
+
+    hits = [
+        r
+        for r in state.requests
+        if r.method == args.method.upper()
+        and path_ok(r.path)
+        and (args.host is None or r.host == args.host)
+        and (args.blocked is None or r.blocked == args.blocked)
+        and (args.with_cookie is None or args.with_cookie in r.cookies)
+        and (args.without_cookie is None or args.without_cookie not in r.cookies)
+    ]
+    expected = {"method": args.method, "path": args.path, "count": args.expectation()}
+    return args.accepts(len(hits)), expected, len(hits), ""
+
+
+def _page_text(args: PageText, state: EndState) -> tuple[bool, Any, Any, str]:
+    text = state.page_text
+    excerpt = text[:300]
+    if args.contains is not None:
+        return args.contains in text, {"contains": args.contains}, excerpt, ""
+    if args.absent is not None:
+        return args.absent not in text, {"absent": args.absent}, excerpt, ""
+    return text.strip() == (args.equals or "").strip(), {"equals": args.equals}, excerpt, ""
+
+
+def _answer(args: Answer, state: EndState) -> tuple[bool, Any, Any, str]:
+    answer = state.answer
+    if args.equals is not None:
+        ok = answer is not None and answer.strip() == args.equals.strip()
+        return ok, {"equals": args.equals}, answer, ""
+    if args.contains is not None:
+        ok = answer is not None and args.contains in answer
+        return ok, {"contains": args.contains}, answer, ""
+    if answer is None:
+        return False, {"json": args.json_value}, None, "no answer was given"
+    try:
+        parsed = json.loads(answer)
+    except ValueError as exc:
+        return False, {"json": args.json_value}, answer, f"answer is not JSON: {exc}"
+    return parsed == args.json_value, {"json": args.json_value}, parsed, ""
+
+
+def _tab_count(args: TabCount, state: EndState) -> tuple[bool, Any, Any, str]:
+    return args.accepts(len(state.tabs)), args.expectation(), len(state.tabs), ""
+
+
+def _stop_reason(args: StopReason, state: EndState) -> tuple[bool, Any, Any, str]:
+    if args.equals is not None:
+        return state.stop_reason == args.equals, args.equals, state.stop_reason, ""
+    options = args.one_of or []
+    return state.stop_reason in options, {"in": options}, state.stop_reason, ""
+
+
+def _dig(node: Any, dotted: str) -> Any:
+    for part in dotted.split("."):
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
+
+
+def _where_matches(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, dict) and set(expected) == {"regex"}:
+        return actual is not None and re.search(str(expected["regex"]), str(actual)) is not None
+    return bool(expected == actual)
+
+
+def _step(args: StepFacts, state: EndState) -> tuple[bool, Any, Any, str]:
+    hits = []
+    for step in state.steps:
+        if step.op != args.op:
+            continue
+        dumped = step.model_dump()
+        if all(_where_matches(v, _dig(dumped, k)) for k, v in args.where.items()):
+            hits.append(step.index)
+    expected = {"op": args.op, "where": args.where, "count": args.expectation()}
+    return args.accepts(len(hits)), expected, {"steps": hits}, ""
+
+
+def _file_sha256(args: FileSha256, state: EndState) -> tuple[bool, Any, Any, str]:
+    fact = state.files.get(args.path)
+    if fact is None:
+        near = sorted(state.files)[:10]
+        return False, args.sha256, None, f"no file {args.path}; files: {near}"
+    return fact.sha256 == args.sha256, args.sha256, fact.sha256, ""
+
+
+Evaluator = Callable[[Any, EndState], tuple[bool, Any, Any, str]]
+
+EVALUATORS: dict[str, Evaluator] = {
+    "submitted": _submitted,
+    "not_submitted": _not_submitted,
+    "requested": _requested,
+    "page_text": _page_text,
+    "answer": _answer,
+    "tab_count": _tab_count,
+    "stop_reason": _stop_reason,
+    "step": _step,
+    "file_sha256": _file_sha256,
+}
+
+
+def grade_one(check: BaseModel, state: EndState) -> CheckResult:
+    """Evaluate one check (composites recursively) over the end state."""
+    kind = check_kind(check)
+    name = check_name(check)
+    if isinstance(check, AllCheck | AnyCheck):
+        children_specs: Sequence[BaseModel] = check.all if isinstance(check, AllCheck) else check.any
+        children = [grade_one(c, state) for c in children_specs]
+        passed = (all if isinstance(check, AllCheck) else any)(c.passed for c in children)
+        failed = [c.name for c in children if not c.passed]
+        return CheckResult(
+            name=name,
+            kind=kind,
+            passed=passed,
+            expected=f"{kind} of {len(children)}",
+            actual=f"{len(children) - len(failed)} passed",
+            detail=f"failed: {', '.join(failed)}" if failed and not passed else "",
+            children=children,
+        )
+    evaluator = EVALUATORS.get(kind)
+    if evaluator is None:
+        raise GradingError(f"no evaluator for check type {kind!r}")
+    try:
+        passed, expected, actual, detail = evaluator(check_args(check), state)
+    except re.error as exc:
+        raise GradingError(f"check {name}: invalid regular expression: {exc}") from exc
+    return CheckResult(
+        name=name, kind=kind, passed=passed, expected=expected, actual=actual, detail=detail
+    )
+
+
+def grade(checks: Sequence[BaseModel], state: EndState) -> list[CheckResult]:
+    """Evaluate every check of a scenario."""
+    return [grade_one(check, state) for check in checks]

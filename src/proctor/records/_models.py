@@ -1,0 +1,197 @@
+"""The records written to disk: attempts, steps, checks, end states, runs.
+
+Every model carries ``version`` so that readers can refuse what they do not
+understand. Field docstrings are the reference documentation of the files.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+
+StepStatus = Literal["ok", "error", "refused"]
+"""ok: the action ran; error: it failed; refused: the harness would not run it."""
+
+AttemptResult = Literal["passed", "failed", "error", "skipped"]
+"""passed/failed: graded; error: infra fault after retries, never scored; skipped: not run."""
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class WebRequest(_Record):
+    """One request seen by the fixture server, or blocked by the browser."""
+
+    seq: int = Field(description="Order of arrival within the run's log.")
+    time: float = Field(description="Unix time of arrival.")
+    attempt: str | None = Field(description="Attempt id the request belongs to.")
+    method: str
+    host: str = Field(description="Host header without port, e.g. forms.proctor.test.")
+    path: str
+    query: dict[str, list[str]] = Field(default_factory=dict)
+    form: dict[str, list[str]] = Field(default_factory=dict, description="Form fields, by name.")
+    files: dict[str, list[dict[str, Any]]] = Field(
+        default_factory=dict, description="Uploaded files by field: filename, size, sha256."
+    )
+    json_body: Any = Field(default=None, description="Parsed JSON body, if any.")
+    cookies: list[str] = Field(default_factory=list, description="Names of cookies sent.")
+    status: int = Field(description="Response status; 0 when the request was blocked.")
+    blocked: bool = Field(default=False, description="Aborted before leaving the browser.")
+    fault: str | None = Field(default=None, description="Server-side exception, if any.")
+
+
+class Step(_Record):
+    """One call to the computer toolset."""
+
+    index: int
+    tool: str = Field(default="browser", description="The toolset: browser, desktop, user.")
+    op: str = Field(description="The action's op, e.g. click.")
+    target: str | None = Field(default=None, description="Short form of what the action addressed.")
+    input: dict[str, Any] = Field(default_factory=dict, description="The action as given.")
+    output: str = Field(default="", description="Summary of what happened.")
+    data: Any = Field(default=None, description="Structured result, e.g. extracted rows.")
+    facts: dict[str, Any] = Field(
+        default_factory=dict, description="Trace facts, e.g. in_frame, frame_url, new_tab."
+    )
+    status: StepStatus = "ok"
+    error: str | None = None
+    started_at: float = Field(description="Unix time the call started.")
+    latency_ms: float = Field(description="Wall time of the call in milliseconds.")
+
+
+class CheckResult(_Record):
+    """The verdict of one check over the end state."""
+
+    name: str
+    kind: str = Field(description="The check type, e.g. submitted.")
+    passed: bool
+    expected: Any = None
+    actual: Any = None
+    detail: str = ""
+    children: list[CheckResult] = Field(default_factory=list, description="For all/any.")
+
+
+class Tab(_Record):
+    """One browser tab at the end of an attempt."""
+
+    index: int
+    url: str
+    title: str
+    active: bool
+
+
+class FileFact(_Record):
+    """One file under the attempt's scratch folder at the end of the attempt."""
+
+    sha256: str
+    size: int
+    text: str | None = Field(default=None, description="Content when small and UTF-8.")
+
+
+class EndState(_Record):
+    """Everything the checks may read. Stored so that a run can be regraded."""
+
+    requests: list[WebRequest] = Field(default_factory=list)
+    url: str = ""
+    title: str = ""
+    page_text: str = Field(default="", description="Visible text of the observed page.")
+    tabs: list[Tab] = Field(default_factory=list)
+    answer: str | None = None
+    stop_reason: str = ""
+    steps: list[Step] = Field(default_factory=list)
+    files: dict[str, FileFact] = Field(
+        default_factory=dict, description="Scratch files by path relative to the scratch folder."
+    )
+    originals: dict[str, str] = Field(
+        default_factory=dict, description="SHA-256 of each seeded file at set-up."
+    )
+    apps: dict[str, Any] = Field(default_factory=dict, description="Fake apps' state.")
+
+
+class InfraFault(_Record):
+    """An infrastructure failure that was retried and never scored."""
+
+    try_number: int
+    kind: str = Field(description="browser, fixture, setup or harness.")
+    message: str
+
+
+class AttemptRecord(_Record):
+    """One attempt of one scenario by one arm: the unit of results."""
+
+    version: int = SCHEMA_VERSION
+    id: str = Field(description="<scenario>/<arm>-<n>")
+    scenario: str
+    scenario_sha256: str = Field(description="Hash of the scenario file as run.")
+    tier: str
+    category: str
+    arm: str
+    agent: str = Field(description="Agent kind: scripted, null, decoy:<name>, command.")
+    repeat: int
+    result: AttemptResult
+    stop_reason: str
+    answer: str | None = None
+    checks: list[CheckResult] = Field(default_factory=list)
+    failed_checks: list[str] = Field(default_factory=list)
+    steps: list[Step] = Field(default_factory=list)
+    tool_calls: int = 0
+    inputs: int = Field(default=0, description="Primitive inputs delivered to pages.")
+    planner_calls: int = 0
+    tokens: dict[str, int] = Field(default_factory=dict)
+    cost_usd: float | None = None
+    started_at: float
+    seconds: float = Field(description="Wall time of the attempt, set-up to grading.")
+    agent_seconds: float = Field(default=0.0, description="Time inside the agent's run.")
+    timings: dict[str, float] = Field(default_factory=dict, description="Phase -> seconds.")
+    infra_faults: list[InfraFault] = Field(default_factory=list)
+    error: str | None = None
+    end_state: EndState = Field(default_factory=EndState)
+
+
+class ScenarioRow(_Record):
+    """The run's verdict on one scenario across its repeats."""
+
+    scenario: str
+    tier: str
+    category: str
+    arm: str
+    attempts: int
+    passes: int
+    result: AttemptResult
+    median_seconds: float | None
+
+
+class RunSummary(_Record):
+    """summary.json: what a run found."""
+
+    version: int = SCHEMA_VERSION
+    label: str
+    started_at: float
+    finished_at: float
+    rows: list[ScenarioRow]
+    passed: int
+    failed: int
+    skipped: int
+    errors: int
+
+
+class RunInfo(_Record):
+    """run.json: how a run was made."""
+
+    version: int = SCHEMA_VERSION
+    label: str
+    started_at: float
+    command: list[str]
+    config: dict[str, Any]
+    proctor_version: str
+    python: str
+    platform: str
+    chromium: str | None
+    playwright: str | None
+    git_commit: str | None
+    git_dirty: bool | None
+    machine: dict[str, Any]

@@ -1,0 +1,273 @@
+"""One attempt, end to end: world up, computer up, agent, end state, grade, record."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from proctor.agents import Outcome
+from proctor.computer.browser import BrowserComputer, BrowserOptions, InfraFault, Recorder
+from proctor.errors import AgentError, LimitReached, ProctorError, RunError, WorldError
+from proctor.grading import grade
+from proctor.records import (
+    AttemptRecord,
+    EndState,
+    InfraFault as InfraRecord,
+    Tab,
+    append_jsonl,
+    write_jsonl_atomic,
+    write_model_atomic,
+)
+from proctor.runner._plan import PlanItem
+from proctor.runner._worker import Worker
+from proctor.scenario import Scenario, resolve
+from proctor.world import ATTEMPT_HEADER, DOMAIN, AttemptWorld, remove_scratch, seed_scratch
+from proctor.world import snapshot_files
+
+TEARDOWN_TIMEOUT = 15.0
+
+
+class FixtureFault(WorldError):
+    """A fixture handler raised: an infra fault, retried and never scored."""
+
+
+@dataclass
+class _Try:
+    record: AttemptRecord
+    events: list[dict[str, Any]]
+
+
+def attempt_folder(run_dir: Path, item: PlanItem) -> Path:
+    """results/<label>/attempts/<scenario>/<arm>-<n>/"""
+    return run_dir / "attempts" / item.scenario.scenario.id / f"{item.arm.name}-{item.repeat}"
+
+
+def placeholder_values(worker: Worker, scratch: Path, sites: list[str]) -> dict[str, str]:
+    values = {
+        "scratch": str(scratch),
+        "base_url": worker.server.base_url,
+        "home": str(scratch / "home"),
+    }
+    for name in worker.server.sites:
+        values[f"site.{name}"] = f"http://{name}.{DOMAIN}"
+    return values
+
+
+async def run_attempt(worker: Worker, item: PlanItem, *, write: bool = True) -> AttemptRecord:
+    """Run one attempt, retrying infra faults; write attempt.json and events.jsonl.
+
+    An infra fault (browser crash, fixture error, set-up failure) is retried up
+    to ``options.infra_retries`` times and recorded; if every try faults, the
+    attempt's result is ``error``, which is never scored against the agent.
+    """
+    folder = attempt_folder(worker.run_dir, item)
+    faults: list[InfraRecord] = []
+    outcome: _Try | None = None
+    for try_number in range(1, worker.options.infra_retries + 2):
+        try:
+            outcome = await _one_try(worker, item, folder, try_number)
+            break
+        except (InfraFault, FixtureFault, WorldError) as exc:
+            kind = "fixture" if isinstance(exc, FixtureFault | WorldError) else "browser"
+            faults.append(InfraRecord(try_number=try_number, kind=kind, message=str(exc)))
+            if kind == "browser":
+                await worker.relaunch()
+    if outcome is None:
+        record = AttemptRecord(
+            id=item.attempt_id,
+            scenario=item.scenario.scenario.id,
+            scenario_sha256=item.scenario.sha256,
+            tier=item.scenario.scenario.tier,
+            category=item.scenario.scenario.category,
+            arm=item.arm.name,
+            agent=item.arm.spec,
+            repeat=item.repeat,
+            result="error",
+            stop_reason="infra",
+            started_at=time.time(),
+            seconds=0.0,
+            error=faults[-1].message if faults else "unknown infra fault",
+        )
+        events: list[dict[str, Any]] = []
+    else:
+        record, events = outcome.record, outcome.events
+    record = record.model_copy(update={"infra_faults": faults})
+    if write:
+        write_model_atomic(folder / "attempt.json", record)
+        write_jsonl_atomic(folder / "events.jsonl", events)
+        if record.end_state.requests:
+            for req in record.end_state.requests:
+                append_jsonl(worker.run_dir / "web.jsonl", req)
+    return record
+
+
+async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int) -> _Try:
+    scenario0 = item.scenario.scenario
+    tag = f"{item.attempt_id}#{try_number}"
+    safe = tag.replace("/", "--").replace("#", "-t")
+    scratch = worker.run_dir / "scratch" / safe
+    started = time.time()
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    if scratch.exists():
+        remove_scratch(scratch)
+    originals = seed_scratch(scratch, scenario0.world.files, scenario0.world.dirs)
+    scenario: Scenario = resolve(
+        scenario0, placeholder_values(worker, scratch, scenario0.world.sites)
+    )
+    try:
+        agent = item.arm.factory(scenario)
+    except ProctorError:
+        remove_scratch(scratch)
+        raise
+    world = AttemptWorld(
+        attempt=tag, seed=scenario.world.seed, clock=worker.clock, scratch=scratch
+    )
+    worker.server.begin(world, scenario.world.sites)
+    recorder = Recorder(scenario.limits.tool_calls, scenario.limits.steps)
+    recorder.event("attempt", id=item.attempt_id, try_number=try_number, agent=agent.kind)
+    computer: BrowserComputer | None = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        browser = scenario.world.browser
+        options = BrowserOptions(
+            attempt=tag,
+            fixture_hosts=(*worker.server.hosts(), f"127.0.0.1:{worker.server.port}"),
+            attempt_header=ATTEMPT_HEADER,
+            scratch=scratch,
+            deny_origins=tuple(browser.deny_origins),
+            viewport=(browser.viewport.width, browser.viewport.height),
+            offline=worker.options.offline,
+        )
+
+        def on_blocked(method: str, url: str) -> None:
+            from urllib.parse import urlsplit
+
+            parts = urlsplit(url)
+            worker.server.log.append(
+                attempt=tag,
+                method=method,
+                host=parts.hostname or "",
+                path=parts.path or "/",
+                status=0,
+                blocked=True,
+            )
+            recorder.event("blocked", method=method, url=url)
+
+        computer = await BrowserComputer.open(
+            worker.host, options, recorder, on_blocked, start=browser.start
+        )
+        timings["setup"] = time.perf_counter() - t0
+        if worker.options.screenshots:
+            await computer.screenshot(folder / "before.png")
+        t_agent = time.perf_counter()
+        outcome, error = await _drive(agent, scenario, computer)
+        agent_seconds = time.perf_counter() - t_agent
+        timings["agent"] = agent_seconds
+        t_end = time.perf_counter()
+        if worker.options.screenshots:
+            await computer.screenshot(folder / "after.png")
+        tabs = [
+            Tab(index=t.index, url=t.url, title=t.title, active=t.index == computer.active)
+            for t in await computer._tabs()
+        ]
+        page_text = await computer.page_text()
+        url = computer.page.url if computer.pages else ""
+        title = await computer._title(computer.page) if computer.pages else ""
+        answer = outcome.answer if outcome.answer is not None else computer.answer
+    finally:
+        worker.server.end(tag)
+        if computer is not None:
+            try:
+                await asyncio.wait_for(computer.close(), TEARDOWN_TIMEOUT)
+            except TimeoutError:
+                pass
+    requests = worker.server.log.for_attempt(tag)
+    worker.server.log.drop_attempt(tag)
+    faults = [r for r in requests if r.fault]
+    if faults:
+        remove_scratch(scratch) if not worker.options.keep_scratch else None
+        raise FixtureFault(
+            f"fixture error on {faults[0].method} {faults[0].host}{faults[0].path}: "
+            f"{(faults[0].fault or '').splitlines()[0]}"
+        )
+    end = EndState(
+        requests=requests,
+        url=url,
+        title=title,
+        page_text=page_text,
+        tabs=tabs,
+        answer=answer,
+        stop_reason=outcome.stop_reason,
+        steps=list(recorder.steps),
+        files=snapshot_files(scratch),
+        originals=originals,
+    )
+    timings["end_state"] = time.perf_counter() - t_end
+    t_grade = time.perf_counter()
+    checks = grade(scenario.checks, end)
+    timings["grade"] = time.perf_counter() - t_grade
+    if not worker.options.keep_scratch:
+        remove_scratch(scratch)
+    passed = all(c.passed for c in checks)
+    record = AttemptRecord(
+        id=item.attempt_id,
+        scenario=scenario.id,
+        scenario_sha256=item.scenario.sha256,
+        tier=scenario.tier,
+        category=scenario.category,
+        arm=item.arm.name,
+        agent=agent.kind,
+        repeat=item.repeat,
+        result="passed" if passed else "failed",
+        stop_reason=outcome.stop_reason,
+        answer=answer,
+        checks=checks,
+        failed_checks=[c.name for c in checks if not c.passed],
+        steps=list(recorder.steps),
+        tool_calls=recorder.tool_calls,
+        inputs=recorder.inputs,
+        planner_calls=outcome.planner_calls,
+        tokens=dict(outcome.tokens),
+        cost_usd=outcome.cost_usd,
+        started_at=started,
+        seconds=round(time.time() - started, 3),
+        agent_seconds=round(agent_seconds, 3),
+        timings={k: round(v, 4) for k, v in timings.items()},
+        error=error,
+        end_state=end,
+    )
+    recorder.event("graded", result=record.result, failed=record.failed_checks)
+    return _Try(record, recorder.events)
+
+
+async def _drive(
+    agent: Any, scenario: Scenario, computer: BrowserComputer
+) -> tuple[Outcome, str | None]:
+    """Run the agent under the wall limit; limits and agent crashes end it, infra faults escape."""
+    try:
+        outcome = await asyncio.wait_for(
+            agent.run(scenario.brief, computer), timeout=scenario.limits.seconds
+        )
+        return outcome, None
+    except LimitReached as exc:
+        return Outcome(stop_reason=exc.reason, answer=computer.answer), str(exc)
+    except TimeoutError:
+        return (
+            Outcome(stop_reason="timeout", answer=computer.answer),
+            f"the wall limit ({scenario.limits.seconds:g}s) was reached",
+        )
+    except InfraFault:
+        raise
+    except AgentError as exc:
+        return Outcome(stop_reason="agent_error", answer=computer.answer), str(exc)
+    except RunError:
+        raise
+    except Exception as exc:  # an agent's own bug is the agent's failure, not the harness's
+        return (
+            Outcome(stop_reason="agent_error", answer=computer.answer),
+            f"{type(exc).__name__}: {exc}",
+        )

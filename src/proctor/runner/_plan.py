@@ -1,0 +1,104 @@
+"""The plan: scenarios x arms x repeats, with arm order rotating by repeat."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from proctor.agents import Agent, NullAgent, ScriptedAgent
+from proctor.errors import RunError
+from proctor.scenario import LoadedScenario, Scenario
+
+AgentFactory = Callable[[Scenario], Agent]
+"""Builds an agent for one attempt from the scenario with its placeholders resolved."""
+
+
+@dataclass(frozen=True)
+class Arm:
+    """A named way of acting: the oracle, a decoy, the null agent, or an external agent."""
+
+    name: str
+    spec: str
+    factory: AgentFactory
+
+
+def _decoy_factory(decoy: str) -> AgentFactory:
+    def build(scenario: Scenario) -> Agent:
+        for d in scenario.decoys:
+            if d.name == decoy:
+                return ScriptedAgent(d.steps, label=f"decoy:{decoy}")
+        names = ", ".join(d.name for d in scenario.decoys)
+        raise RunError(f"scenario {scenario.id} has no decoy {decoy!r}; its decoys: {names}")
+
+    return build
+
+
+def oracle_factory(scenario: Scenario) -> Agent:
+    return ScriptedAgent(scenario.solution, label="scripted")
+
+
+def null_factory(scenario: Scenario) -> Agent:
+    return NullAgent()
+
+
+def parse_arm(text: str) -> Arm:
+    """``NAME=SPEC`` or ``SPEC``; SPEC is ``scripted``, ``null`` or ``decoy:NAME``.
+
+    Raises:
+        RunError: naming the spec and the valid forms.
+    """
+    name, sep, spec = text.partition("=")
+    if not sep:
+        name, spec = "", text
+    spec = spec.strip()
+    kind, _, arg = spec.partition(":")
+    factory: AgentFactory
+    if kind == "scripted" and not arg:
+        factory = oracle_factory
+    elif kind == "null" and not arg:
+        factory = null_factory
+    elif kind == "decoy" and arg:
+        factory = _decoy_factory(arg)
+    else:
+        raise RunError(
+            f"--arm {text!r}: unknown agent spec {spec!r}; "
+            "use scripted, null or decoy:NAME (e.g. --arm oracle=scripted)"
+        )
+    name = (name or spec.replace(":", "-")).strip()
+    if not name or any(c in name for c in "/\\ "):
+        raise RunError(f"--arm {text!r}: an arm name needs letters and no slashes or spaces")
+    return Arm(name=name, spec=spec, factory=factory)
+
+
+@dataclass(frozen=True)
+class PlanItem:
+    """One attempt to make."""
+
+    scenario: LoadedScenario
+    arm: Arm
+    repeat: int
+
+    @property
+    def attempt_id(self) -> str:
+        return f"{self.scenario.scenario.id}/{self.arm.name}-{self.repeat}"
+
+
+def make_plan(
+    scenarios: Sequence[LoadedScenario], arms: Sequence[Arm], repeats: int
+) -> list[PlanItem]:
+    """Every scenario x arm x repeat; within a repeat, arm order rotates by the repeat."""
+    if repeats < 1:
+        raise RunError(f"--repeat must be at least 1, got {repeats}")
+    if not arms:
+        raise RunError("no arm to run; give --arm NAME=SPEC")
+    names = [a.name for a in arms]
+    if len(set(names)) != len(names):
+        raise RunError(f"arm names must be distinct, got {names}")
+    items = []
+    for repeat in range(1, repeats + 1):
+        shift = (repeat - 1) % len(arms)
+        order = list(arms[shift:]) + list(arms[:shift])
+        for loaded in scenarios:
+            for arm in order:
+                items.append(PlanItem(loaded, arm, repeat))
+    return items

@@ -1,0 +1,70 @@
+"""A worker: one fixture server and one Chromium, shared by the attempts it runs."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from proctor.computer.browser import BrowserHost, launch
+from proctor.world import DOMAIN, FixtureServer, all_sites
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How attempts are run.
+
+    Attributes:
+        keep_scratch: Keep each attempt's scratch folder after grading.
+        infra_retries: Extra tries after an infra fault (browser crash, fixture error).
+        screenshots: Save before.png and after.png.
+        offline: Abort every request that is not for a fixture host.
+    """
+
+    keep_scratch: bool = False
+    infra_retries: int = 2
+    screenshots: bool = True
+    offline: bool = True
+
+
+class Worker:
+    """Owns the fixture server and the browser; ``async with Worker(...)``."""
+
+    def __init__(self, run_dir: Path, options: RunOptions, clock: dt.datetime | None = None) -> None:
+        self.run_dir = run_dir
+        self.options = options
+        self.clock = clock or dt.datetime.now(dt.UTC).replace(microsecond=0)
+        self.server = FixtureServer(all_sites().values())
+        self._host: BrowserHost | None = None
+
+    @property
+    def host(self) -> BrowserHost:
+        assert self._host is not None, "worker not started"
+        return self._host
+
+    async def start(self) -> None:
+        await self.server.start()
+        self._host = await launch(self.server.port, DOMAIN)
+
+    async def relaunch(self) -> None:
+        """Replace a crashed or disconnected browser."""
+        if self._host is not None:
+            await self._host.close()
+        self._host = await launch(self.server.port, DOMAIN)
+
+    async def close(self) -> None:
+        if self._host is not None:
+            await self._host.close()
+            self._host = None
+        await self.server.stop()
+
+    async def __aenter__(self) -> Worker:
+        try:
+            await self.start()
+        except BaseException:
+            await self.close()
+            raise
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()

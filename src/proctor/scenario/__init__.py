@@ -1,0 +1,59 @@
+"""Scenarios: the schema, the YAML loader with placeholders, the catalog and the JSON Schema."""
+
+from proctor.scenario._catalog import SUITE_ROOT, Catalog, load_catalog, scenario_files
+from proctor.scenario._checks import (
+    CHECK_MODELS,
+    CHECK_TYPES,
+    CheckSpec,
+    check_args,
+    check_kind,
+    check_name,
+)
+from proctor.scenario._loader import (
+    LoadedScenario,
+    Problem,
+    load_scenario,
+    problems_in,
+    resolve,
+    substitute,
+)
+from proctor.scenario._schema import scenario_schema, scenario_schema_json
+from proctor.scenario._spec import (
+    TIERS,
+    BrowserWorld,
+    Decoy,
+    FileSeed,
+    Limits,
+    Scenario,
+    User,
+    World,
+)
+
+__all__ = [
+    "CHECK_MODELS",
+    "CHECK_TYPES",
+    "SUITE_ROOT",
+    "TIERS",
+    "BrowserWorld",
+    "Catalog",
+    "CheckSpec",
+    "Decoy",
+    "FileSeed",
+    "LoadedScenario",
+    "Limits",
+    "Problem",
+    "Scenario",
+    "User",
+    "World",
+    "check_args",
+    "check_kind",
+    "check_name",
+    "load_catalog",
+    "load_scenario",
+    "problems_in",
+    "resolve",
+    "scenario_files",
+    "scenario_schema",
+    "scenario_schema_json",
+    "substitute",
+]

@@ -1,0 +1,97 @@
+"""Discover scenarios: the shipped suite by tier, plus any folders the user names."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from proctor.errors import ScenarioError
+from proctor.scenario._loader import LoadedScenario, Problem, load_scenario, problems_in
+from proctor.scenario._spec import TIERS
+
+SUITE_ROOT = Path(__file__).resolve().parent.parent / "suite"
+
+
+def scenario_files(dirs: Iterable[Path] = (), *, shipped: bool = True) -> list[Path]:
+    """Every ``*.yaml`` scenario file: the shipped suite's tier folders, then ``dirs``."""
+    roots: list[Path] = []
+    if shipped:
+        roots.extend(SUITE_ROOT / tier for tier in TIERS)
+    files: list[Path] = []
+    for root in roots:
+        if root.is_dir():
+            files.extend(sorted(root.glob("*.yaml")))
+    for extra in dirs:
+        if extra.is_file():
+            files.append(extra)
+        elif extra.is_dir():
+            files.extend(sorted(extra.rglob("*.yaml")))
+        else:
+            raise ScenarioError(f"--scenarios {extra}: no such file or folder")
+    return files
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The scenarios a command works on, by id."""
+
+    scenarios: dict[str, LoadedScenario]
+
+    def select(
+        self, *, tiers: Collection[str] = (), only: Collection[str] = ()
+    ) -> list[LoadedScenario]:
+        """Scenarios filtered by tier and id, in catalog order.
+
+        Raises:
+            ScenarioError: when ``only`` names an id that does not exist.
+        """
+        unknown = [sid for sid in only if sid not in self.scenarios]
+        if unknown:
+            import difflib
+
+            hints = []
+            for sid in unknown:
+                close = difflib.get_close_matches(sid, list(self.scenarios), n=1)
+                hints.append(f"{sid!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+            raise ScenarioError(
+                f"--only names unknown scenario(s): {', '.join(hints)}; "
+                "`proctor list` shows the ids"
+            )
+        picked = []
+        for sid, loaded in self.scenarios.items():
+            if tiers and loaded.scenario.tier not in tiers:
+                continue
+            if only and sid not in only:
+                continue
+            picked.append(loaded)
+        return picked
+
+
+def load_catalog(
+    dirs: Iterable[Path] = (), *, sites: Collection[str] | None = None, shipped: bool = True
+) -> Catalog:
+    """Load every scenario file; any invalid file stops the load with all its problems.
+
+    Raises:
+        ScenarioError: listing every problem in every invalid file, or duplicate ids.
+    """
+    problems: list[Problem] = []
+    found: dict[str, LoadedScenario] = {}
+    for path in scenario_files(dirs, shipped=shipped):
+        file_problems = problems_in(path, sites)
+        if file_problems:
+            problems.extend(file_problems)
+            continue
+        loaded = load_scenario(path, sites)
+        sid = loaded.scenario.id
+        if sid in found:
+            problems.append(
+                Problem(str(path), "id", f"id {sid!r} is also used by {found[sid].path}")
+            )
+            continue
+        found[sid] = loaded
+    if problems:
+        lines = "\n".join(f"  {p}" for p in problems)
+        raise ScenarioError(f"{len(problems)} problem(s) in scenario files:\n{lines}")
+    return Catalog(found)

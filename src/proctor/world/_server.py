@@ -1,0 +1,377 @@
+"""The loopback fixture server: Starlette on uvicorn, on its own thread.
+
+One server runs per worker for the whole run. Sites are routed by the Host
+header (``forms.proctor.test``); Chromium maps those names to this server with
+``--host-resolver-rules``. Each attempt gets fresh site state through
+``begin``; its requests are tagged by the ``x-proctor-attempt`` header that the
+attempt's browser context sends, or by being the only attempt active.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+import traceback
+from collections.abc import Iterable, Mapping
+from typing import Any
+from urllib.parse import parse_qs
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from proctor.errors import WorldError
+from proctor.world._log import RequestLog
+from proctor.world._render import render
+from proctor.world._site import DOMAIN, AttemptWorld, Site, Submission, world_of
+
+ATTEMPT_HEADER = "x-proctor-attempt"
+MAX_BODY = 8 * 1024 * 1024
+START_TIMEOUT = 10.0
+
+
+def _wants_json(request: Request) -> bool:
+    ctype = request.headers.get("content-type", "")
+    accept = request.headers.get("accept", "")
+    return ctype.startswith("application/json") or (
+        "application/json" in accept and "text/html" not in accept
+    )
+
+
+async def _posted(request: Request) -> tuple[dict[str, list[str]], dict[str, list[dict[str, Any]]]]:
+    """Fields and uploaded-file facts of a form or JSON post."""
+    if request.headers.get("content-type", "").startswith("application/json"):
+        try:
+            body = json.loads(await request.body() or b"null")
+        except ValueError:
+            return {}, {}
+        if not isinstance(body, dict):
+            return {}, {}
+        fields: dict[str, list[str]] = {}
+        for key, value in body.items():
+            values = value if isinstance(value, list) else [value]
+            fields[str(key)] = [v if isinstance(v, str) else json.dumps(v) for v in values]
+        return fields, {}
+    form = await request.form()
+    out: dict[str, list[str]] = {}
+    files: dict[str, list[dict[str, Any]]] = {}
+    for key, value in form.multi_items():
+        if isinstance(value, UploadFile):
+            data = await value.read()
+            import hashlib
+
+            files.setdefault(key, []).append(
+                {
+                    "filename": value.filename or "",
+                    "size": len(data),
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                }
+            )
+        else:
+            out.setdefault(key, []).append(value)
+    return out, files
+
+
+async def submit(request: Request) -> Response:
+    """POST /submit/<route>: validate, store, then 303 to the result page."""
+    site: Site = request.scope["proctor.site"]
+    route = request.path_params["route"]
+    rule = site.forms.get(route)
+    as_json = _wants_json(request)
+    if rule is None:
+        message = f"There is no form called {route!r} on this site."
+        if as_json:
+            return JSONResponse({"ok": False, "errors": [message]}, status_code=404)
+        return render("_shared/error.html", 404, title="Not found", messages=[message], back="/")
+    fields, files = await _posted(request)
+    messages = rule(fields)
+    if messages:
+        if as_json:
+            return JSONResponse({"ok": False, "errors": messages}, status_code=422)
+        back = request.headers.get("referer", "/")
+        return render(
+            "_shared/error.html", 422, title="Please correct the form", messages=messages, back=back
+        )
+    world = world_of(request)
+    sub = Submission(len(world.submissions) + 1, route, fields, files)
+    world.submissions.append(sub)
+    if as_json:
+        return JSONResponse({"ok": True, "id": sub.id})
+    return Response(status_code=303, headers={"location": f"/submitted/{route}/{sub.id}"})
+
+
+async def submitted(request: Request) -> Response:
+    """GET /submitted/<route>/<id>: the page shown after an accepted post."""
+    world = world_of(request)
+    route = request.path_params["route"]
+    sub_id = request.path_params["id"]
+    for sub in world.submissions:
+        if sub.route == route and sub.id == sub_id:
+            return render("_shared/submitted.html", sub=sub)
+    return render(
+        "_shared/error.html", 404, title="Not found", messages=["No such submission."], back="/"
+    )
+
+
+def _site_app(site: Site) -> Starlette:
+    routes = [
+        *site.routes,
+        Route("/submit/{route:str}", submit, methods=["POST"]),
+        Route("/submitted/{route:str}/{id:int}", submitted, methods=["GET"]),
+    ]
+    return Starlette(routes=routes)
+
+
+async def _index(request: Request) -> Response:
+    sites = request.scope["proctor.sites"]
+    links = "".join(f'<li><a href="http://{s.host}/">{s.host}</a></li>' for s in sites)
+    return HTMLResponse(f"<!doctype html><title>proctor fixtures</title><ul>{links}</ul>")
+
+
+class _Dispatcher:
+    """ASGI app: logs every request, attaches the attempt, routes by Host."""
+
+    def __init__(self, server: FixtureServer) -> None:
+        self.server = server
+        self.apps: dict[str, tuple[Site, ASGIApp]] = {}
+        for site in server.sites.values():
+            app = _site_app(site)
+            for label in (site.name, *site.hosts):
+                self.apps[f"{label}.{DOMAIN}"] = (site, app)
+        self.index = Starlette(routes=[Route("/", _index)])
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        host = headers.get("host", "").rsplit(":", 1)[0].lower()
+        method = scope["method"]
+        path = scope["path"]
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+        world = self.server.attempt_for(headers.get(ATTEMPT_HEADER))
+        cookies = [
+            c.split("=", 1)[0].strip() for c in headers.get("cookie", "").split(";") if "=" in c
+        ]
+        status = 0
+        fault: str | None = None
+
+        body, too_large = await _read_body(receive, MAX_BODY)
+        form: dict[str, list[str]] = {}
+        files: dict[str, list[dict[str, Any]]] = {}
+        json_body: Any = None
+
+        async def replay() -> Message:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send_logged(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        if too_large:
+            response: Response = PlainTextResponse(
+                f"Request body over {MAX_BODY} bytes.", status_code=413
+            )
+            await response(scope, replay, send_logged)
+        else:
+            if body:
+                form, files, json_body = await _parse_body(scope, body)
+            scope = dict(scope)
+            scope["proctor.world"] = world
+            scope["proctor.sites"] = list(self.server.sites.values())
+            target = self.apps.get(host)
+            try:
+                if target is not None:
+                    scope["proctor.site"] = target[0]
+                    if world is None and not path.startswith("/static/"):
+                        response = PlainTextResponse(
+                            "No attempt is active on this fixture server.", status_code=503
+                        )
+                        await response(scope, replay, send_logged)
+                    else:
+                        await target[1](scope, replay, send_logged)
+                elif host in ("127.0.0.1", "localhost"):
+                    await self.index(scope, replay, send_logged)
+                else:
+                    response = PlainTextResponse(
+                        f"No fixture site is served at host {host!r}.", status_code=404
+                    )
+                    await response(scope, replay, send_logged)
+            except Exception as exc:  # a fixture bug: an infra fault, never the agent's
+                fault = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
+                if status == 0:
+                    response = PlainTextResponse("Fixture error.", status_code=500)
+                    await response(scope, replay, send_logged)
+        self.server.log.append(
+            attempt=world.attempt if world else None,
+            method=method,
+            host=host,
+            path=path,
+            query=query,
+            form=form,
+            files=files,
+            json_body=json_body,
+            cookies=cookies,
+            status=status,
+            fault=fault,
+        )
+
+
+async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool]:
+    chunks: list[bytes] = []
+    size = 0
+    too_large = False
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            too_large = True
+        elif chunk:
+            chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks), too_large
+
+
+async def _parse_body(
+    scope: Scope, body: bytes
+) -> tuple[dict[str, list[str]], dict[str, list[dict[str, Any]]], Any]:
+    """Form fields, file facts and JSON of a body, for the log; never raises."""
+    headers = dict(scope["headers"])
+    ctype = headers.get(b"content-type", b"").decode("latin-1")
+    if ctype.startswith("application/json"):
+        try:
+            return {}, {}, json.loads(body)
+        except ValueError:
+            return {}, {}, None
+    if ctype.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
+
+        async def replay() -> Message:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        try:
+            fields, files = await _posted(Request(scope, replay))
+        except Exception:
+            return {}, {}, None
+        return fields, files, None
+    return {}, {}, None
+
+
+class FixtureServer:
+    """The fixture world's HTTP server, shared by the attempts of one worker.
+
+    Use as ``async with FixtureServer(sites) as server:``; then
+    ``server.begin(...)`` before each attempt and ``server.end(...)`` after.
+    """
+
+    def __init__(self, sites: Iterable[Site]) -> None:
+        self.sites: dict[str, Site] = {s.name: s for s in sites}
+        self.log = RequestLog()
+        self._worlds: dict[str, AttemptWorld] = {}
+        self._lock = threading.Lock()
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def hosts(self) -> list[str]:
+        """Every host name the server answers for."""
+        return [f"{label}.{DOMAIN}" for s in self.sites.values() for label in (s.name, *s.hosts)]
+
+    def attempt_for(self, attempt_id: str | None) -> AttemptWorld | None:
+        with self._lock:
+            if attempt_id is not None:
+                return self._worlds.get(attempt_id)
+            if len(self._worlds) == 1:
+                return next(iter(self._worlds.values()))
+            return None
+
+    def begin(self, world: AttemptWorld, sites: Iterable[str]) -> None:
+        """Give an attempt fresh state on the named sites (all sites answer, only these seed)."""
+        for name in sites:
+            if name not in self.sites:
+                raise WorldError(f"attempt {world.attempt}: unknown site {name!r}")
+        for name, site in self.sites.items():
+            world.sites[name] = site.new_state(world)
+        with self._lock:
+            if world.attempt in self._worlds:
+                raise WorldError(f"attempt {world.attempt} is already active")
+            self._worlds[world.attempt] = world
+
+    def end(self, attempt_id: str) -> None:
+        """Detach an attempt: later requests tagged with it are answered 503."""
+        with self._lock:
+            self._worlds.pop(attempt_id, None)
+
+    def world(self, attempt_id: str) -> AttemptWorld:
+        with self._lock:
+            try:
+                return self._worlds[attempt_id]
+            except KeyError:
+                raise WorldError(f"attempt {attempt_id} is not active") from None
+
+    async def start(self) -> None:
+        """Start serving on an ephemeral loopback port; wait until it accepts."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        config = uvicorn.Config(
+            _Dispatcher(self),
+            log_level="error",
+            access_log=False,
+            lifespan="off",
+            timeout_keep_alive=30,
+        )
+        server = uvicorn.Server(config)
+        self._server = server
+
+        def serve() -> None:
+            asyncio.run(server.serve(sockets=[sock]))
+
+        self._thread = threading.Thread(target=serve, name="proctor-fixtures", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + START_TIMEOUT
+        while not server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise WorldError(
+                    f"the fixture server did not start on 127.0.0.1:{self.port} "
+                    f"within {START_TIMEOUT:.0f}s"
+                )
+            await asyncio.sleep(0.01)
+
+    async def stop(self) -> None:
+        """Stop serving and join the server thread (bounded)."""
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            deadline = time.monotonic() + START_TIMEOUT
+            while self._thread.is_alive() and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+        self._server = None
+        self._thread = None
+
+    async def __aenter__(self) -> FixtureServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+
+def sites_by_name(sites: Mapping[str, Site]) -> list[str]:
+    return sorted(sites)

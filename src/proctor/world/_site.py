@@ -1,0 +1,101 @@
+"""What a fixture site is, and the per-attempt world its handlers read."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.routing import BaseRoute
+
+DOMAIN = "proctor.test"
+
+FormRule = Callable[[Mapping[str, list[str]]], list[str]]
+"""Validates a posted form: returns the messages to show, empty when valid."""
+
+
+@dataclass(frozen=True)
+class Site:
+    """A made-up website served at ``<name>.proctor.test``.
+
+    Attributes:
+        name: Host label, e.g. ``forms`` for ``forms.proctor.test``.
+        routes: Starlette routes of its pages and endpoints.
+        forms: Route (after ``/submit/``) -> validation rule. A post to a route
+            that is not listed is answered 404.
+        new_state: Builds the site's fresh state for one attempt.
+        hosts: Extra host labels served by the same routes.
+    """
+
+    name: str
+    routes: Sequence[BaseRoute]
+    forms: Mapping[str, FormRule] = field(default_factory=dict)
+    new_state: Callable[[AttemptWorld], dict[str, Any]] = lambda world: {}
+    hosts: Sequence[str] = ()
+
+    @property
+    def host(self) -> str:
+        return f"{self.name}.{DOMAIN}"
+
+
+@dataclass
+class Submission:
+    """One accepted form post, kept in the site's state."""
+
+    id: int
+    route: str
+    fields: dict[str, list[str]]
+    files: dict[str, list[dict[str, Any]]]
+
+
+@dataclass
+class AttemptWorld:
+    """The state one attempt sees on the server; replaced wholesale on reset."""
+
+    attempt: str
+    seed: int
+    clock: dt.datetime
+    scratch: Path
+    sites: dict[str, dict[str, Any]] = field(default_factory=dict)
+    submissions: list[Submission] = field(default_factory=list)
+
+    def rng(self, salt: str) -> random.Random:
+        """A random generator that depends only on the seed and ``salt``."""
+        return random.Random(f"{self.seed}:{salt}")
+
+    def state(self, site: str) -> dict[str, Any]:
+        return self.sites.setdefault(site, {})
+
+
+def world_of(request: Request) -> AttemptWorld:
+    """The attempt world a request belongs to (set by the server's dispatcher)."""
+    world = request.scope.get("proctor.world")
+    if not isinstance(world, AttemptWorld):
+        raise LookupError("request is not attached to an attempt")
+    return world
+
+
+def required(*names: str) -> FormRule:
+    """A rule: every named field is present and not blank."""
+
+    def rule(form: Mapping[str, list[str]]) -> list[str]:
+        return [
+            f"{name.replace('_', ' ').capitalize()} is required."
+            for name in names
+            if not any(v.strip() for v in form.get(name, []))
+        ]
+
+    return rule
+
+
+def all_of(*rules: FormRule) -> FormRule:
+    """A rule that collects the messages of every rule."""
+
+    def rule(form: Mapping[str, list[str]]) -> list[str]:
+        return [msg for r in rules for msg in r(form)]
+
+    return rule

@@ -1,0 +1,38 @@
+"""Shared fixtures: one real fixture server + real Chromium per test session."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from proctor.records import AttemptRecord
+from proctor.runner import PlanItem, RunOptions, Worker, parse_arm, run_attempt
+from proctor.scenario import LoadedScenario, load_catalog
+from proctor.world import all_sites
+
+
+@pytest.fixture(scope="session")
+def suite() -> dict[str, LoadedScenario]:
+    """The shipped scenarios, by id."""
+    return load_catalog(sites=set(all_sites())).scenarios
+
+
+@pytest.fixture(scope="session")
+async def worker(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Worker]:
+    """A started worker (fixture server + Chromium) shared by the session's tests."""
+    run_dir = tmp_path_factory.mktemp("run")
+    async with Worker(run_dir, RunOptions(screenshots=False)) as w:
+        yield w
+
+
+async def attempt(
+    worker: Worker, loaded: LoadedScenario, spec: str = "oracle=scripted", repeat: int = 1
+) -> AttemptRecord:
+    """Run one attempt of ``loaded`` with the arm ``spec`` (NAME=SPEC)."""
+    return await run_attempt(worker, PlanItem(loaded, parse_arm(spec), repeat), write=False)
+
+
+def results_dir(tmp_path: Path) -> Path:
+    return tmp_path / "results"
