@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from proctor.computer.browser import BrowserHost, launch
-from proctor.world import DOMAIN, FixtureServer, all_sites
+from proctor.world import DOMAIN, FixtureServer, Site, all_sites
 
 
 @dataclass(frozen=True)
@@ -30,11 +31,17 @@ class RunOptions:
 class Worker:
     """Owns the fixture server and the browser; ``async with Worker(...)``."""
 
-    def __init__(self, run_dir: Path, options: RunOptions, clock: dt.datetime | None = None) -> None:
+    def __init__(
+        self,
+        run_dir: Path,
+        options: RunOptions,
+        clock: dt.datetime | None = None,
+        sites: Iterable[Site] | None = None,
+    ) -> None:
         self.run_dir = run_dir
         self.options = options
         self.clock = clock or dt.datetime.now(dt.UTC).replace(microsecond=0)
-        self.server = FixtureServer(all_sites().values())
+        self.server = FixtureServer(sites if sites is not None else all_sites().values())
         self._host: BrowserHost | None = None
 
     @property
