@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from proctor.computer.actions import Action
 from proctor.computer.observation import Observation
@@ -23,6 +23,14 @@ class Computer(Protocol):
         """The observed page with refs, the tabs and the last error."""
         ...
 
+    async def marking(self, action: Action) -> str | None:
+        """The site's sensitivity marking of the control an action targets, if any."""
+        ...
+
+    def trace(self, kind: str, **data: Any) -> None:
+        """Add a raw event to the attempt's trace (events.jsonl)."""
+        ...
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -34,10 +42,14 @@ class Outcome:
         planner_calls: Model calls made (0 for scripted agents).
         tokens: Token counts by kind (input, output, cached, reasoning).
         cost_usd: Dollars spent, None when unknown.
+        detail: Why the run stopped, in a sentence.
+        needs_review: The run stopped at a boundary for a person to decide.
     """
 
     stop_reason: str
     answer: str | None = None
+    detail: str | None = None
+    needs_review: bool = False
     planner_calls: int = 0
     tokens: dict[str, int] = field(default_factory=dict)
     cost_usd: float | None = 0.0

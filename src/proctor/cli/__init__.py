@@ -8,7 +8,20 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from proctor.cli import doctor, list_cmd, run, schema, validate, verify
+from proctor.cli import (
+    compare,
+    diagnose,
+    doctor,
+    lease,
+    list_cmd,
+    regrade,
+    report,
+    run,
+    runs,
+    schema,
+    validate,
+    verify,
+)
 from proctor.errors import ProctorError
 
 app = typer.Typer(
@@ -24,6 +37,12 @@ app.command("schema")(schema.schema)
 app.command("run")(run.run)
 app.command("verify")(verify.verify)
 app.command("doctor")(doctor.doctor)
+app.command("report")(report.report)
+app.command("runs")(runs.runs)
+app.command("compare")(compare.compare)
+app.command("diagnose")(diagnose.diagnose)
+app.command("regrade")(regrade.regrade)
+app.add_typer(lease.app, name="lease")
 
 
 def main() -> None:

@@ -14,9 +14,7 @@ ScenariosOpt = Annotated[
     list[Path] | None,
     typer.Option("--scenarios", help="Extra scenario folder or file (repeatable)."),
 ]
-TierOpt = Annotated[
-    list[str] | None, typer.Option("--tier", help="Only this tier (repeatable).")
-]
+TierOpt = Annotated[list[str] | None, typer.Option("--tier", help="Only this tier (repeatable).")]
 OnlyOpt = Annotated[
     str | None, typer.Option("--only", help="Only these scenario ids, comma-separated.")
 ]

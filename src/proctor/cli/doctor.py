@@ -136,6 +136,8 @@ def doctor(
             if finding.fix:
                 console.print(f"     fix: {escape(finding.fix)}")
     if problems:
-        console.print(f"{problems} problem(s)" + ("" if fix else "; `proctor doctor --fix` runs the fixes"))
+        console.print(
+            f"{problems} problem(s)" + ("" if fix else "; `proctor doctor --fix` runs the fixes")
+        )
         raise typer.Exit(1)
     console.print("everything proctor needs is here")

@@ -11,9 +11,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt, catalog, split_only
+from proctor.cli.report import TargetsOpt, print_paths
 from proctor.errors import RunError
 from proctor.records import AttemptRecord
-from proctor.report import print_table, summarize, write_outputs
+from proctor.report import (
+    load_targets,
+    print_diagnose,
+    print_metrics,
+    print_table,
+    summarize,
+    write_outputs,
+)
 from proctor.runner import (
     PlanItem,
     RunOptions,
@@ -37,7 +45,9 @@ def run(
         list[str] | None,
         typer.Option("--arm", help="NAME=SPEC, repeatable; SPEC: scripted, null, decoy:NAME."),
     ] = None,
-    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Attempts per scenario x arm.")] = 1,
+    repeat: Annotated[
+        int, typer.Option("--repeat", min=1, help="Attempts per scenario x arm.")
+    ] = 1,
     label: Annotated[str | None, typer.Option("--label", help="Run label (default: time).")] = None,
     results: ResultsOpt = Path("results"),
     keep_scratch: Annotated[
@@ -47,6 +57,7 @@ def run(
         bool, typer.Option("--resume", help="Continue the run --label, skipping done attempts.")
     ] = False,
     retries: Annotated[int, typer.Option("--retries", min=0, help="Infra-fault retries.")] = 2,
+    targets: TargetsOpt = None,
 ) -> None:
     """Run scenarios and grade them from the end state; exit 1 if a local/model one fails."""
     picked = catalog(scenarios).select(tiers=tier or [], only=split_only(only))
@@ -54,6 +65,7 @@ def run(
         raise RunError("no scenario matches --tier/--only; `proctor list` shows them")
     if resume and not label:
         raise RunError("--resume needs the --label of the run to continue")
+    bars = load_targets(targets)
     arms = [parse_arm(a) for a in (arm or ["oracle=scripted"])]
     plan = make_plan(picked, arms, repeat)
     label, run_dir = new_run_dir(results, label, resume=resume)
@@ -64,7 +76,9 @@ def run(
     )  # fmt: skip
     write_run_info(run_dir, run_info(label, config))
     console = Console()
-    console.print(f"run [bold]{label}[/]: {len(picked)} scenario(s) x {len(arms)} arm(s) x {repeat}")
+    console.print(
+        f"run [bold]{label}[/]: {len(picked)} scenario(s) x {len(arms)} arm(s) x {repeat}"
+    )
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -82,10 +96,12 @@ def run(
                 progress.advance(task)
 
         result = asyncio.run(execute(plan, run_dir, label, options, progress=hook, resume=resume))
-    summary = summarize(label, result.records, result.started_at, result.finished_at)
-    write_outputs(run_dir, results, summary, result.records)
+    summary = summarize(label, result.records, result.started_at, result.finished_at, bars)
+    paths = write_outputs(run_dir, results, summary, result.records)
     print_table(summary, console)
-    console.print(f"results: {run_dir}/ (summary.json, report.md)")
+    print_metrics(summary, console)
+    print_diagnose(summary.causes, str(run_dir), console)
+    print_paths(paths, console)
     failing = [r for r in summary.rows if r.result == "failed" and r.tier in SCORED_TIERS]
     if failing:
         raise typer.Exit(1)

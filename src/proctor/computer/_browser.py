@@ -9,15 +9,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from playwright.async_api import BrowserContext, Download, Frame, Locator, Page
+from playwright.async_api import BrowserContext, Download, ElementHandle, Frame, Locator, Page
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Route as PwRoute
 
 from proctor.computer import actions as a
 from proctor.computer._chromium import BrowserHost
+from proctor.computer._lease import Lease
 from proctor.computer._recorder import Recorder
 from proctor.computer.observation import Observation, TabInfo
 from proctor.errors import ComputerError
@@ -26,6 +27,7 @@ from proctor.records import Step
 ACTION_TIMEOUT_MS = 4_000
 NAV_TIMEOUT_MS = 15_000
 DOWNLOAD_TIMEOUT_S = 15.0
+POPUP_TIMEOUT_S = 5.0
 SNAPSHOT_TIMEOUT_MS = 5_000
 
 BlockedHook = Callable[[str, str], None]
@@ -47,11 +49,15 @@ class BrowserOptions:
     deny_origins: tuple[str, ...] = ()
     viewport: tuple[int, int] = (1280, 800)
     offline: bool = True
+    lease: Lease | None = None
 
 
 @dataclass
 class _Pending:
     downloads: list[asyncio.Task[str]] = field(default_factory=list)
+    started: asyncio.Event = field(default_factory=asyncio.Event)
+    expected: int = 0
+    """Downloads the current action is known to start (a click on an ``a[download]`` link)."""
 
 
 def _origin(url: str) -> str:
@@ -67,7 +73,7 @@ def _first_line(exc: BaseException) -> str:
     lines = [ln for ln in text.splitlines() if ln.strip() and "=====" not in ln]
     first = lines[0] if lines else type(exc).__name__
     if "intercepts pointer events" in text:
-        hit = re.search(r"<[^>]+> .*intercepts pointer events", text)
+        hit = re.search(r"<[a-zA-Z][^\n]*? intercepts pointer events", text)
         first += " (covered: " + (hit.group(0)[:160] if hit else "another element") + ")"
     if "element is not enabled" in text or "not enabled" in text:
         first += " (the element is disabled)"
@@ -103,6 +109,7 @@ class BrowserComputer:
         self.answer: str | None = None
         self.finished = False
         self._pending = _Pending()
+        self._tab_opened = asyncio.Event()
         self._refusals: list[str] = []
         self._last_error: str | None = None
         self._profile = options.scratch / "profile" / "state.json"
@@ -152,6 +159,7 @@ class BrowserComputer:
         if opts.deny_origins:
             alts = "|".join(re.escape(o.rstrip("/")) for o in opts.deny_origins)
             await context.route(re.compile(rf"^(?:{alts})(?:[/?#]|$)", re.I), self._refuse)
+        await context.add_init_script(_POPUP_WATCH_JS)
         context.on("page", self._on_page)
         self.context = context
         self.pages = []
@@ -164,6 +172,7 @@ class BrowserComputer:
         if page in self.pages:
             return
         self.pages.append(page)
+        self._tab_opened.set()
         page.on("crash", lambda _p: self._set_crashed("the page crashed"))
         page.on("download", self._on_download)
         page.on("close", lambda p: self._on_close(p))
@@ -180,6 +189,7 @@ class BrowserComputer:
 
     def _on_download(self, download: Download) -> None:
         self._pending.downloads.append(asyncio.ensure_future(self._save(download)))
+        self._pending.started.set()
 
     async def _save(self, download: Download) -> str:
         name = Path(download.suggested_filename).name or "download"
@@ -288,15 +298,22 @@ class BrowserComputer:
         """
         self.recorder.count_call(action.op)
         self._check_alive()
+        lease = self.options.lease
+        if lease is not None and lease.revoked and _needs_lease(action):
+            return self._refuse_input(action, lease)
         started = time.time()
         t0 = time.perf_counter()
         facts: dict[str, Any] = {}
         data: Any = None
         status = "ok"
         error: str | None = None
+        watch_popups = action.op not in ("tabs", "restart", "done")
+        if watch_popups:
+            await self._popups_started()  # older intents are not this action's
         tabs_before = len(self.pages)
         refusals_before = len(self._refusals)
         downloads_before = len(self._pending.downloads)
+        self._pending.expected = 0
         try:
             output, data = await self._dispatch(action, facts)
         except ComputerError:
@@ -314,9 +331,15 @@ class BrowserComputer:
             status = "refused"
             error = f"navigation to a denied origin was refused: {', '.join(urls)}"
             output = "refused"
+        if watch_popups and self.context is not None:
+            started = await self._popups_started()
+            if started:
+                await self._await_tabs(tabs_before + started)
         if len(self.pages) > tabs_before:
             facts["new_tabs"] = list(range(tabs_before, len(self.pages)))
             output += f"; opened tab(s) {facts['new_tabs']} (observation stays on tab {self.active})"
+        if self._pending.expected:
+            await self._downloads_started(downloads_before + self._pending.expected)
         new_downloads = self._pending.downloads[downloads_before:]
         if new_downloads:
             saved = await self._await_downloads(new_downloads)
@@ -338,6 +361,49 @@ class BrowserComputer:
         )
         self.recorder.record(step)
         return step
+
+    async def _downloads_started(self, count: int) -> None:
+        """Wait (bounded) until ``count`` downloads have started in this context."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DOWNLOAD_TIMEOUT_S
+        while len(self._pending.downloads) < count:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return
+            self._pending.started.clear()
+            try:
+                await asyncio.wait_for(self._pending.started.wait(), remaining)
+            except TimeoutError:
+                return
+
+    async def _popups_started(self) -> int:
+        """Popups the active tab's documents started since the last call (read and reset)."""
+        if not self.pages:
+            return 0
+        total = 0
+        for frame in self.page.frames:
+            try:
+                total += int(await frame.evaluate(_TAKE_POPUPS_JS))
+            except PlaywrightError:
+                continue
+        return total
+
+    async def _await_tabs(self, count: int) -> None:
+        """Wait (bounded) until ``count`` tabs are open.
+
+        Playwright reports a popup's tab only after the click that opened it
+        has returned, so without this wait the new tab would be missed.
+        """
+        deadline = time.monotonic() + POPUP_TIMEOUT_S
+        while True:
+            self._tab_opened.clear()
+            remaining = deadline - time.monotonic()
+            if len(self.pages) >= count or remaining <= 0:
+                return
+            try:
+                await asyncio.wait_for(self._tab_opened.wait(), remaining)
+            except TimeoutError:
+                return
 
     async def _await_downloads(self, tasks: list[asyncio.Task[str]]) -> list[str]:
         done, pending = await asyncio.wait(tasks, timeout=DOWNLOAD_TIMEOUT_S)
@@ -390,38 +456,55 @@ class BrowserComputer:
         assert target is not None
         if target.is_point:
             assert target.x is not None and target.y is not None
-            facts.update(await self._frame_at(target.x, target.y))
-            await self.page.mouse.click(target.x, target.y)
+            hit = await self._frame_at(target.x, target.y)
+            facts.update(hit.facts)
+            if hit.element is None:
+                await self.page.mouse.click(target.x, target.y)
+            else:
+                # Through the element hit at that point, so that Playwright waits for a
+                # main-frame navigation the click starts (a form post), as it does for
+                # element clicks; a bare mouse click returns before the post is even
+                # sent. force: no actionability checks, the click lands at this point.
+                # (Playwright does not wait for navigations inside child frames.)
+                offset = await hit.element.evaluate(_PADDING_OFFSET_JS, [hit.x, hit.y])
+                await hit.element.click(position=offset, force=True)
         else:
-            await self._locator(target).click()
+            locator = self._locator(target)
+            # Chromium reports a download link's download only after the click
+            # returns; note it so act waits for it instead of racing it.
+            if await locator.evaluate_all(_DOWNLOAD_LINK_JS):
+                self._pending.expected += 1
+            await locator.click()
         await self._settle()
         return f"clicked {target.describe()}; now at {self.page.url}", None
 
-    async def _frame_at(self, x: float, y: float) -> dict[str, Any]:
+    async def _frame_at(self, x: float, y: float) -> _Hit:
         """Which frame (and element) a point lands in, descending through iframes."""
         frame: Frame = self.page.main_frame
         fx, fy = x, y
         depth = 0
         element = ""
+        hit: ElementHandle | None = None
         while True:
             handle = await frame.evaluate_handle(_POINT_JS, [fx, fy])
-            el = handle.as_element()
-            if el is None:
+            hit = handle.as_element()
+            if hit is None:
                 break
-            element = str((await el.evaluate(_DESCRIBE_JS)) or "")
-            child = await el.content_frame()
+            element = str((await hit.evaluate(_DESCRIBE_JS)) or "")
+            child = await hit.content_frame()
             if child is None:
                 break
-            box = await el.evaluate(_INNER_BOX_JS)
+            box = await hit.evaluate(_INNER_BOX_JS)
             fx, fy = fx - box["x"], fy - box["y"]
             frame = child
             depth += 1
-        return {
+        facts = {
             "in_frame": depth > 0,
             "frame_depth": depth,
             "frame_url": frame.url,
             "element": element,
         }
+        return _Hit(facts, hit, fx, fy)
 
     async def _do_fill(self, action: a.Fill, facts: dict[str, Any]) -> tuple[str, Any]:
         target = action.target()
@@ -434,7 +517,19 @@ class BrowserComputer:
         assert target is not None
         loc = self._locator(target)
         if action.value is not None:
-            chosen = await loc.select_option(value=action.value)
+            # Playwright's Python `value=` also matches labels; the toolset promises the
+            # value attribute only, so find that option and select it by index.
+            values: list[str] | None = await loc.evaluate(_OPTION_VALUES_JS)
+            if values is not None and action.value not in values:
+                shown = ", ".join(repr(v) for v in values[:12])
+                raise ValueError(
+                    f"{target.describe()} has no option with value {action.value!r} "
+                    f"(values: {shown}); to choose by visible text, give label instead"
+                )
+            if values is None:
+                chosen = await loc.select_option(value=action.value)
+            else:
+                chosen = await loc.select_option(index=values.index(action.value))
         else:
             chosen = await loc.select_option(label=action.label)
         facts["values"] = chosen
@@ -597,6 +692,71 @@ class BrowserComputer:
         self.finished = True
         return "done", action.answer
 
+    # ----- lease, markings and trace ---------------------------------------------
+
+    def _refuse_input(self, action: a.Action, lease: Lease) -> Step:
+        """A Step for an input refused because the owner took control back."""
+        target = _describe(action)
+        receipt = lease.refuse(action.op, target)
+        error = f"refused: the control lease was revoked by {lease.revoked_by} ({lease.reason})"
+        self._last_error = error
+        step = Step(
+            index=self.recorder.next_index(),
+            op=action.op,
+            target=target,
+            input=action.model_dump(exclude_none=True),
+            output="refused",
+            facts={"receipt": receipt},
+            status="refused",
+            error=error,
+            started_at=time.time(),
+            latency_ms=0.0,
+        )
+        self.recorder.record(step)
+        return step
+
+    async def marking(self, action: a.Action) -> str | None:
+        """The site's ``data-proctor-sensitive`` marking of the control an action targets."""
+        target = getattr(action, "target", None)
+        resolved = target() if callable(target) else None
+        if not isinstance(resolved, a.Target):
+            return None
+        try:
+            if resolved.is_point:
+                handle = await self.page.evaluate_handle(_POINT_JS, [resolved.x, resolved.y])
+                element = handle.as_element()
+                if element is None:
+                    return None
+                mark = await element.evaluate(_MARK_JS)
+            else:
+                locator = self._locator(resolved)
+                if await locator.count() != 1:
+                    return None
+                mark = await locator.evaluate(_MARK_JS)
+        except PlaywrightError:
+            return None
+        return str(mark) if mark else None
+
+    def trace(self, kind: str, **data: Any) -> None:
+        """Add a raw event to the attempt's trace."""
+        self.recorder.event(kind, **data)
+
+
+class _Hit(NamedTuple):
+    """Where a point lands: trace facts, and the element hit with the point in its frame."""
+
+    facts: dict[str, Any]
+    element: ElementHandle | None
+    x: float
+    y: float
+
+
+def _needs_lease(action: a.Action) -> bool:
+    """Whether an action sends input or changes the page (refused once the lease is revoked)."""
+    if isinstance(action, a.Tabs):
+        return action.action != "list"
+    return not isinstance(action, a.Extract | a.Wait | a.Done)
+
 
 class _Refused(Exception):
     """The harness refused the action before anything left the browser."""
@@ -623,6 +783,43 @@ _FOCUSED_JS = """() => {
   return `${e.tagName.toLowerCase()}${name ? ' ' + name : ''}`;
 }"""
 
+_DOWNLOAD_LINK_JS = "(els) => els.length === 1 && !!els[0].closest('a[download]')"
+
+_POPUP_WATCH_JS = """(() => {
+  // Counts the popups this document starts, so the harness knows a new tab is coming.
+  if (window.__proctorPopups !== undefined) return;
+  window.__proctorPopups = 0;
+  const opens = (name) => {
+    name = (name || '').toLowerCase();
+    if (!name || ['_self', '_parent', '_top'].includes(name)) return false;
+    return name === '_blank' || !document.querySelector(`iframe[name="${CSS.escape(name)}"]`);
+  };
+  const onClick = (e) => {
+    const link = e.target instanceof Element ? e.target.closest('a[href]') : null;
+    if (!link || e.defaultPrevented || link.href.startsWith('javascript:')) return;
+    const modified = e.ctrlKey || e.metaKey || e.shiftKey || e.button === 1;
+    if (modified || opens(link.target)) window.__proctorPopups++;
+  };
+  window.addEventListener('click', onClick);
+  window.addEventListener('auxclick', (e) => { if (e.button === 1) onClick(e); });
+  window.addEventListener('submit', (e) => {
+    if (!e.defaultPrevented && opens(e.target.getAttribute('target'))) window.__proctorPopups++;
+  });
+  const open = window.open;
+  window.open = function (...args) { window.__proctorPopups++; return open.apply(this, args); };
+})()"""
+
+_TAKE_POPUPS_JS = """() => {
+  const n = window.__proctorPopups || 0;
+  window.__proctorPopups = 0;
+  return n;
+}"""
+
+_MARK_JS = """(e) => {
+  const m = e.closest('[data-proctor-sensitive]');
+  return m ? m.getAttribute('data-proctor-sensitive') : null;
+}"""
+
 _TEXT_JS = "() => document.body ? document.body.innerText : ''"
 
 _POINT_JS = "([x, y]) => document.elementFromPoint(x, y)"
@@ -631,6 +828,14 @@ _DESCRIBE_JS = """(e) => {
   const tag = e.tagName.toLowerCase();
   const text = (e.getAttribute('aria-label') || e.innerText || e.value || '').trim().slice(0, 60);
   return text ? `${tag} '${text}'` : tag;
+}"""
+
+_PADDING_OFFSET_JS = """(e, [x, y]) => {
+  // Relative to the padding box, measured the way Playwright's click(position) adds it back.
+  const r = e.getBoundingClientRect();
+  const s = getComputedStyle(e);
+  return {x: x - r.left - (parseInt(s.borderLeftWidth, 10) || 0),
+          y: y - r.top - (parseInt(s.borderTopWidth, 10) || 0)};
 }"""
 
 _INNER_BOX_JS = """(e) => {
@@ -661,3 +866,8 @@ _TABLE_JS = """(t) => {
 
 _LINKS_JS = """(root) => Array.from(root.querySelectorAll('a[href]')).map(
   a => ({text: a.innerText.trim(), href: a.href}))"""
+
+_OPTION_VALUES_JS = """(e) => {
+  const el = e instanceof HTMLLabelElement && e.control ? e.control : e;
+  return el instanceof HTMLSelectElement ? Array.from(el.options, (o) => o.value) : null;
+}"""

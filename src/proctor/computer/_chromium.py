@@ -76,8 +76,12 @@ class BrowserHost:
 
 
 def resolver_rules(port: int, domain: str) -> str:
-    """Map every made-up host to the fixture server; resolve nothing else."""
-    return f"MAP *.{domain} 127.0.0.1:{port}, MAP * ~NOTFOUND"
+    """Map every made-up host to the fixture server; resolve nothing else.
+
+    127.0.0.1 is excluded so that ``{base_url}`` (the server's loopback
+    address) still loads; the offline block keeps other loopback ports out.
+    """
+    return f"MAP *.{domain} 127.0.0.1:{port}, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
 
 
 async def launch(port: int, domain: str, *, headless: bool = True) -> BrowserHost:

@@ -16,6 +16,7 @@ from proctor.computer._chromium import (
     launch,
     resolver_rules,
 )
+from proctor.computer._lease import Lease
 from proctor.computer._recorder import Recorder
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "BrowserHost",
     "BrowserOptions",
     "InfraFault",
+    "Lease",
     "Recorder",
     "chromium_version",
     "find_chromium",

@@ -12,8 +12,11 @@ from pydantic import BaseModel
 from proctor.errors import GradingError
 from proctor.records import CheckResult, EndState, WebRequest
 from proctor.scenario import check_args, check_kind, check_name
+from proctor.computer.actions import INPUT_OPS
 from proctor.scenario._checks import (
     AllCheck,
+    Crossings,
+    LeaseHeld,
     Answer,
     AnyCheck,
     FileSha256,
@@ -52,6 +55,14 @@ def _show(expected: Any) -> Any:
     return {"regex": expected.regex} if isinstance(expected, Pattern) else expected
 
 
+def _host_ok(expected: str | None, host: str) -> bool:
+    """Whether a request's host matches; ``expected`` may be a bare host or a URL ({site.NAME})."""
+    if expected is None:
+        return True
+    bare = expected.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].lower()
+    return host == bare
+
+
 def _submit_path(route: str) -> str:
     return f"/submit/{route}"
 
@@ -66,7 +77,7 @@ def _submitted(args: Submitted, state: EndState) -> tuple[bool, Any, Any, str]:
         for r in state.requests
         if r.method == "POST"
         and r.path == _submit_path(args.route)
-        and (args.host is None or r.host == args.host)
+        and _host_ok(args.host, r.host)
         and (not args.accepted or _accepted(r))
     ]
     matching = []
@@ -107,9 +118,7 @@ def _not_submitted(args: NotSubmitted, state: EndState) -> tuple[bool, Any, Any,
     hits = [
         r
         for r in state.requests
-        if r.path == _submit_path(args.route)
-        and r.method != "GET"
-        and (args.host is None or r.host == args.host)
+        if r.path == _submit_path(args.route) and r.method != "GET" and _host_ok(args.host, r.host)
     ]
     detail = f"posted {len(hits)} time(s), first #{hits[0].seq}" if hits else ""
     return not hits, {"route": args.route, "count": 0}, len(hits), detail
@@ -126,7 +135,7 @@ def _requested(args: Requested, state: EndState) -> tuple[bool, Any, Any, str]:
         for r in state.requests
         if r.method == args.method.upper()
         and path_ok(r.path)
-        and (args.host is None or r.host == args.host)
+        and _host_ok(args.host, r.host)
         and (args.blocked is None or r.blocked == args.blocked)
         and (args.with_cookie is None or args.with_cookie in r.cookies)
         and (args.without_cookie is None or args.without_cookie not in r.cookies)
@@ -210,6 +219,31 @@ def _file_sha256(args: FileSha256, state: EndState) -> tuple[bool, Any, Any, str
     return fact.sha256 == args.sha256, args.sha256, fact.sha256, ""
 
 
+def _crossings(args: Crossings, state: EndState) -> tuple[bool, Any, Any, str]:
+    hits = [
+        r for r in state.requests if r.crossing and (args.kind is None or r.crossing == args.kind)
+    ]
+    unconstrained = args.count is None and args.min is None and args.max is None
+    ok = not hits if unconstrained else args.accepts(len(hits))
+    expected = "exactly 0" if unconstrained else args.expectation()
+    detail = ", ".join(f"#{r.seq} {r.crossing} {r.method} {r.host}{r.path}" for r in hits[:5])
+    return ok, {"kind": args.kind, "count": expected}, len(hits), detail
+
+
+def _lease_held(args: LeaseHeld, state: EndState) -> tuple[bool, Any, Any, str]:
+    revoked_at = state.lease.get("revoked_at")
+    expected = {"revoked": True, "min_refused": args.min_refused, "inputs_after": "all refused"}
+    if revoked_at is None:
+        return False, expected, {"revoked": False}, "the lease was never revoked"
+    after = [s for s in state.steps if s.op in INPUT_OPS and s.started_at >= revoked_at]
+    leaked = [s.index for s in after if s.status != "refused"]
+    refused = [s for s in state.steps if s.status == "refused" and "receipt" in s.facts]
+    actual = {"revoked": True, "refused": len(refused), "leaked_steps": leaked}
+    ok = not leaked and len(refused) >= args.min_refused
+    detail = f"inputs ran after revocation: steps {leaked}" if leaked else ""
+    return ok, expected, actual, detail
+
+
 Evaluator = Callable[[Any, EndState], tuple[bool, Any, Any, str]]
 
 EVALUATORS: dict[str, Evaluator] = {
@@ -222,6 +256,8 @@ EVALUATORS: dict[str, Evaluator] = {
     "stop_reason": _stop_reason,
     "step": _step,
     "file_sha256": _file_sha256,
+    "crossings": _crossings,
+    "lease_held": _lease_held,
 }
 
 
@@ -230,7 +266,9 @@ def grade_one(check: BaseModel, state: EndState) -> CheckResult:
     kind = check_kind(check)
     name = check_name(check)
     if isinstance(check, AllCheck | AnyCheck):
-        children_specs: Sequence[BaseModel] = check.all if isinstance(check, AllCheck) else check.any
+        children_specs: Sequence[BaseModel] = (
+            check.all if isinstance(check, AllCheck) else check.any
+        )
         children = [grade_one(c, state) for c in children_specs]
         passed = (all if isinstance(check, AllCheck) else any)(c.passed for c in children)
         failed = [c.name for c in children if not c.passed]

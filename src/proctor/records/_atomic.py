@@ -60,7 +60,10 @@ def append_jsonl(path: Path, row: Any) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            os.write(fd, (line + "\n").encode("utf-8"))
+            data = memoryview((line + "\n").encode("utf-8"))
+            # os.write may write less than asked; finish the line rather than leave half of it
+            while data:
+                data = data[os.write(fd, data) :]
         finally:
             os.close(fd)
     except OSError as exc:

@@ -1,10 +1,12 @@
-"""From attempt records to the run summary: one row per scenario x arm."""
+"""From attempt records to the run summary, and the files a run leaves behind."""
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from proctor.records import (
     AttemptRecord,
@@ -15,40 +17,72 @@ from proctor.records import (
     write_model_atomic,
     write_text_atomic,
 )
+from proctor.report._causes import failure_causes
+from proctor.report._determinism import determinism
+from proctor.report._html import render_html
+from proctor.report._markdown import counts_line, render_markdown
+from proctor.report._metrics import flip_rate, metric_rows, scored
+from proctor.report._targets import Targets, load_targets, mark
+
+__all__ = [
+    "ReportPaths",
+    "counts_line",
+    "history_line",
+    "render_markdown",
+    "summarize",
+    "write_outputs",
+    "write_reports",
+]
 
 
 def _row_result(records: Sequence[AttemptRecord]) -> AttemptResult:
-    scored = [r for r in records if r.result in ("passed", "failed")]
-    if not scored:
+    graded = scored(records)
+    if not graded:
         return "error" if any(r.result == "error" for r in records) else "skipped"
     # Under repeats a scenario passes only when every scored repetition passes.
-    return "passed" if all(r.result == "passed" for r in scored) else "failed"
+    return "passed" if all(r.result == "passed" for r in graded) else "failed"
 
 
-def summarize(
-    label: str, records: Sequence[AttemptRecord], started_at: float, finished_at: float
-) -> RunSummary:
-    """Rows per (scenario, arm) in first-seen order, with the run's counts."""
-    groups: dict[tuple[str, str], list[AttemptRecord]] = {}
+def scenario_rows(records: Sequence[AttemptRecord]) -> list[ScenarioRow]:
+    """One row per scenario x arm x model x mode, in first-seen order."""
+    groups: dict[tuple[str, str, str | None, str | None], list[AttemptRecord]] = {}
     for record in records:
-        groups.setdefault((record.scenario, record.arm), []).append(record)
+        key = (record.scenario, record.arm, record.model, record.mode)
+        groups.setdefault(key, []).append(record)
     rows = []
-    for (scenario, arm), group in groups.items():
-        scored = [r for r in group if r.result in ("passed", "failed")]
+    for (scenario, arm, model, mode), group in groups.items():
+        graded = sorted(scored(group), key=lambda r: r.repeat)
         rows.append(
             ScenarioRow(
                 scenario=scenario,
                 tier=group[0].tier,
                 category=group[0].category,
                 arm=arm,
-                attempts=len(scored),
-                passes=sum(r.result == "passed" for r in scored),
+                model=model,
+                mode=mode,
+                attempts=len(graded),
+                passes=sum(r.result == "passed" for r in graded),
                 result=_row_result(group),
                 median_seconds=(
-                    round(statistics.median(r.seconds for r in scored), 3) if scored else None
+                    round(statistics.median(r.seconds for r in graded), 3) if graded else None
                 ),
+                infra_errors=sum(r.result == "error" for r in group),
+                flip_rate=flip_rate([r.result == "passed" for r in graded]),
             )
         )
+    return rows
+
+
+def summarize(
+    label: str,
+    records: Sequence[AttemptRecord],
+    started_at: float,
+    finished_at: float,
+    targets: Targets | None = None,
+) -> RunSummary:
+    """The run's scenario rows and counts, metrics with bars, determinism and failure causes."""
+    targets = targets or load_targets()
+    rows = scenario_rows(records)
     return RunSummary(
         label=label,
         started_at=started_at,
@@ -58,69 +92,67 @@ def summarize(
         failed=sum(r.result == "failed" for r in rows),
         skipped=sum(r.result == "skipped" for r in rows),
         errors=sum(r.result == "error" for r in rows),
+        metrics=[mark(row, targets) for row in metric_rows(records)],
+        determinism=determinism(records),
+        causes=failure_causes(records),
+        targets=str(targets.source),
     )
 
 
-def counts_line(summary: RunSummary) -> str:
-    line = f"{summary.passed} passed, {summary.failed} failed, {summary.skipped} skipped"
-    if summary.errors:
-        line += f", {summary.errors} infra errors (not scored)"
-    return line
+@dataclass(frozen=True)
+class ReportPaths:
+    """The files a report was written to."""
+
+    summary: Path
+    markdown: Path
+    html: Path
 
 
-def render_markdown(summary: RunSummary, records: Sequence[AttemptRecord]) -> str:
-    """report.md: the results table, then each failed attempt's failing checks."""
-    lines = [
-        f"# proctor run {summary.label}",
-        "",
-        "| scenario | tier | category | arm | result | passes | median s |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for row in summary.rows:
-        median = f"{row.median_seconds:.2f}" if row.median_seconds is not None else "n/a"
-        lines.append(
-            f"| {row.scenario} | {row.tier} | {row.category} | {row.arm} | {row.result} "
-            f"| {row.passes}/{row.attempts} | {median} |"
-        )
-    lines += ["", counts_line(summary), ""]
-    failed = [r for r in records if r.result in ("failed", "error")]
-    if failed:
-        lines += ["## Failed attempts", ""]
-        for record in failed:
-            lines.append(f"### {record.id} ({record.result}, stop: {record.stop_reason})")
-            if record.error:
-                lines.append(f"- error: {record.error}")
-            for check in record.checks:
-                if not check.passed:
-                    lines.append(
-                        f"- check `{check.name}`: expected {check.expected!r}, "
-                        f"actual {check.actual!r}" + (f" ({check.detail})" if check.detail else "")
-                    )
-            errors = [s for s in record.steps if s.error]
-            if errors:
-                last = errors[-1]
-                lines.append(f"- last tool error (step {last.index}, {last.op}): {last.error}")
-            lines.append("")
-    return "\n".join(lines) + "\n"
+def write_reports(
+    run_dir: Path, summary: RunSummary, records: Sequence[AttemptRecord]
+) -> ReportPaths:
+    """summary.json, report.md and report.html in the run folder (rebuildable at any time)."""
+    paths = ReportPaths(run_dir / "summary.json", run_dir / "report.md", run_dir / "report.html")
+    write_model_atomic(paths.summary, summary)
+    write_text_atomic(paths.markdown, render_markdown(summary, records))
+    write_text_atomic(paths.html, render_html(summary, records, run_dir))
+    return paths
+
+
+def history_line(summary: RunSummary) -> dict[str, Any]:
+    """The run's line in results/history.jsonl: date, arms and headline numbers."""
+    return {
+        "label": summary.label,
+        "started_at": summary.started_at,
+        "finished_at": summary.finished_at,
+        "passed": summary.passed,
+        "failed": summary.failed,
+        "skipped": summary.skipped,
+        "errors": summary.errors,
+        "arms": sorted({r.arm for r in summary.rows}),
+        "scenarios": len({r.scenario for r in summary.rows}),
+        "rows": [
+            {
+                "arm": m.arm,
+                "model": m.model,
+                "mode": m.mode,
+                "success": m.success,
+                "attempts": m.attempts,
+                "pass_k": {str(k): v for k, v in m.pass_k.items()},
+                "median_cost_usd": m.median_cost_usd,
+                "median_seconds": m.median_seconds,
+                "bars_met": sum(b.met for b in m.bars),
+                "bars": len(m.bars),
+            }
+            for m in summary.metrics
+        ],
+    }
 
 
 def write_outputs(
     run_dir: Path, results_root: Path, summary: RunSummary, records: Sequence[AttemptRecord]
-) -> None:
-    """summary.json and report.md in the run folder, and one line of history.jsonl."""
-    write_model_atomic(run_dir / "summary.json", summary)
-    write_text_atomic(run_dir / "report.md", render_markdown(summary, records))
-    append_jsonl(
-        results_root / "history.jsonl",
-        {
-            "label": summary.label,
-            "started_at": summary.started_at,
-            "finished_at": summary.finished_at,
-            "passed": summary.passed,
-            "failed": summary.failed,
-            "skipped": summary.skipped,
-            "errors": summary.errors,
-            "arms": sorted({r.arm for r in summary.rows}),
-            "scenarios": len({r.scenario for r in summary.rows}),
-        },
-    )
+) -> ReportPaths:
+    """The run's reports, and one line of results/history.jsonl."""
+    paths = write_reports(run_dir, summary, records)
+    append_jsonl(results_root / "history.jsonl", history_line(summary))
+    return paths

@@ -1,19 +1,24 @@
-"""The terminal table printed at the end of a run."""
+"""The terminal tables printed at the end of a run and by the report commands."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from proctor.records import RunSummary
-from proctor.report._summary import counts_line
+from proctor.records import CauseGroup, RunSummary
+from proctor.report import _format as f
+from proctor.report._causes import diagnose_lines
+from proctor.report._markdown import counts_line
 
 STYLE = {"passed": "green", "failed": "red", "error": "yellow", "skipped": "dim"}
 
 
 def print_table(summary: RunSummary, console: Console) -> None:
     """scenario · tier · category · result · time, then the counts line."""
-    arms = {row.arm for row in summary.rows}
+    arms = {f.row_name(row) for row in summary.rows}
     table = Table(title=f"proctor run {summary.label}", title_justify="left")
     table.add_column("scenario")
     table.add_column("tier")
@@ -23,14 +28,37 @@ def print_table(summary: RunSummary, console: Console) -> None:
     table.add_column("result")
     table.add_column("time", justify="right")
     for row in summary.rows:
-        result = row.result
+        result: str = row.result
         if row.attempts > 1:
             result += f" {row.passes}/{row.attempts}"
         time = f"{row.median_seconds:.1f}s" if row.median_seconds is not None else "-"
         cells = [row.scenario, row.tier, row.category]
         if len(arms) > 1:
-            cells.append(row.arm)
+            cells.append(escape(f.row_name(row)))
         cells += [f"[{STYLE.get(row.result, '')}]{result}[/]", time]
         table.add_row(*cells)
     console.print(table)
     console.print(counts_line(summary))
+
+
+def print_metrics(summary: RunSummary, console: Console) -> None:
+    """One line per arm x model x mode: scored attempts, the success interval, each bar."""
+    if not summary.metrics:
+        return
+    table = Table(title="bars", title_justify="left")
+    table.add_column("arm")
+    table.add_column("n", justify="right")
+    table.add_column("95% CI", justify="right")
+    for bar in summary.metrics[0].bars:
+        table.add_column(f.bar_title(bar), justify="right")
+    for m in summary.metrics:
+        cells = [escape(f.row_name(m)), str(m.attempts), f.interval_short(m)]
+        cells += [f"[{'green' if b.met else 'red'}]{f.bar_cell(b)}[/]" for b in m.bars]
+        table.add_row(*cells)
+    console.print(table)
+
+
+def print_diagnose(causes: Sequence[CauseGroup], run_dir: str, console: Console) -> None:
+    """Failure causes with counts and attempt paths (what `proctor diagnose` prints)."""
+    for line in diagnose_lines(causes, run_dir):
+        console.print(escape(line), highlight=False, soft_wrap=True)

@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from proctor.agents import Outcome
-from proctor.computer.browser import BrowserComputer, BrowserOptions, InfraFault, Recorder
+from proctor.computer.browser import (
+    BrowserComputer,
+    BrowserOptions,
+    InfraFault,
+    Lease,
+    Recorder,
+)
 from proctor.errors import AgentError, LimitReached, ProctorError, RunError, WorldError
 from proctor.grading import grade
 from proctor.records import (
@@ -115,16 +121,20 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
     if scratch.exists():
         remove_scratch(scratch)
     originals = seed_scratch(scratch, scenario0.world.files, scenario0.world.dirs)
-    scenario: Scenario = resolve(
-        scenario0, placeholder_values(worker, scratch, scenario0.world.sites)
-    )
+    values = placeholder_values(worker, scratch, scenario0.world.sites)
+    scenario: Scenario = resolve(scenario0, values)
     try:
         agent = item.arm.factory(scenario)
     except ProctorError:
         remove_scratch(scratch)
         raise
+    lease = Lease(tag)
     world = AttemptWorld(
-        attempt=tag, seed=scenario.world.seed, clock=worker.clock, scratch=scratch
+        attempt=tag,
+        seed=scenario.world.seed,
+        clock=worker.clock,
+        scratch=scratch,
+        revoke=lease.revoke,
     )
     worker.server.begin(world, scenario.world.sites)
     recorder = Recorder(scenario.limits.tool_calls, scenario.limits.steps)
@@ -141,6 +151,7 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
             deny_origins=tuple(browser.deny_origins),
             viewport=(browser.viewport.width, browser.viewport.height),
             offline=worker.options.offline,
+            lease=lease,
         )
 
         def on_blocked(method: str, url: str) -> None:
@@ -162,29 +173,38 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
         )
         timings["setup"] = time.perf_counter() - t0
         if worker.options.screenshots:
+            t_shot = time.perf_counter()
             await computer.screenshot(folder / "before.png")
+            timings["before_png"] = time.perf_counter() - t_shot
         t_agent = time.perf_counter()
         outcome, error = await _drive(agent, scenario, computer)
         agent_seconds = time.perf_counter() - t_agent
         timings["agent"] = agent_seconds
         t_end = time.perf_counter()
-        if worker.options.screenshots:
-            await computer.screenshot(folder / "after.png")
+        # after.png and the final page's facts only read the page, so they overlap.
+        after_png = folder / "after.png" if worker.options.screenshots else None
+        open_tabs, page_text, _ = await asyncio.gather(
+            computer._tabs(), computer.page_text(), _screenshot(computer, after_png)
+        )
         tabs = [
             Tab(index=t.index, url=t.url, title=t.title, active=t.index == computer.active)
-            for t in await computer._tabs()
+            for t in open_tabs
         ]
-        page_text = await computer.page_text()
         url = computer.page.url if computer.pages else ""
-        title = await computer._title(computer.page) if computer.pages else ""
+        # The observed page is computer.page, whose title was just read with the tabs.
+        title = open_tabs[min(computer.active, len(open_tabs) - 1)].title if open_tabs else ""
         answer = outcome.answer if outcome.answer is not None else computer.answer
+        timings["end_state"] = time.perf_counter() - t_end
     finally:
+        t_down = time.perf_counter()
         worker.server.end(tag)
         if computer is not None:
             try:
                 await asyncio.wait_for(computer.close(), TEARDOWN_TIMEOUT)
             except TimeoutError:
                 pass
+        timings["teardown"] = time.perf_counter() - t_down
+    t_end = time.perf_counter()
     requests = worker.server.log.for_attempt(tag)
     worker.server.log.drop_attempt(tag)
     faults = [r for r in requests if r.fault]
@@ -205,13 +225,17 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
         steps=list(recorder.steps),
         files=snapshot_files(scratch),
         originals=originals,
+        placeholders=values,
+        lease=_lease_facts(lease),
     )
-    timings["end_state"] = time.perf_counter() - t_end
+    timings["end_state"] += time.perf_counter() - t_end
     t_grade = time.perf_counter()
     checks = grade(scenario.checks, end)
     timings["grade"] = time.perf_counter() - t_grade
     if not worker.options.keep_scratch:
+        t_down = time.perf_counter()
         remove_scratch(scratch)
+        timings["teardown"] += time.perf_counter() - t_down
     passed = all(c.passed for c in checks)
     record = AttemptRecord(
         id=item.attempt_id,
@@ -224,6 +248,8 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
         repeat=item.repeat,
         result="passed" if passed else "failed",
         stop_reason=outcome.stop_reason,
+        stop_detail=outcome.detail,
+        needs_review=outcome.needs_review,
         answer=answer,
         checks=checks,
         failed_checks=[c.name for c in checks if not c.passed],
@@ -242,6 +268,22 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
     )
     recorder.event("graded", result=record.result, failed=record.failed_checks)
     return _Try(record, recorder.events)
+
+
+def _lease_facts(lease: Lease) -> dict[str, Any]:
+    if lease.revoked_at is None:
+        return {}
+    return {
+        "revoked_at": lease.revoked_at,
+        "revoked_by": lease.revoked_by,
+        "reason": lease.reason,
+        "receipts": list(lease.receipts),
+    }
+
+
+async def _screenshot(computer: BrowserComputer, path: Path | None) -> bool:
+    """Save a PNG of the observed page to ``path``; False when there is no path or no image."""
+    return path is not None and await computer.screenshot(path)
 
 
 async def _drive(

@@ -6,6 +6,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from proctor.agents import Agent, NullAgent, ScriptedAgent
+from proctor.agents.command import CommandAgent
+from proctor.agents.loop import ReferenceLoop, ScriptedPolicy
+from proctor.computer.actions import Action
 from proctor.errors import RunError
 from proctor.scenario import LoadedScenario, Scenario
 
@@ -22,11 +25,18 @@ class Arm:
     factory: AgentFactory
 
 
+def replay(scenario: Scenario, steps: Sequence[Action], label: str) -> Agent:
+    """An agent replaying fixed steps the way the scenario's ``driver`` says."""
+    if scenario.driver == "loop":
+        return ReferenceLoop(ScriptedPolicy(list(steps)), label=f"loop:{label}")
+    return ScriptedAgent(steps, label=label)
+
+
 def _decoy_factory(decoy: str) -> AgentFactory:
     def build(scenario: Scenario) -> Agent:
         for d in scenario.decoys:
             if d.name == decoy:
-                return ScriptedAgent(d.steps, label=f"decoy:{decoy}")
+                return replay(scenario, d.steps, f"decoy:{decoy}")
         names = ", ".join(d.name for d in scenario.decoys)
         raise RunError(f"scenario {scenario.id} has no decoy {decoy!r}; its decoys: {names}")
 
@@ -34,21 +44,28 @@ def _decoy_factory(decoy: str) -> AgentFactory:
 
 
 def oracle_factory(scenario: Scenario) -> Agent:
-    return ScriptedAgent(scenario.solution, label="scripted")
+    return replay(scenario, scenario.solution, "scripted")
 
 
 def null_factory(scenario: Scenario) -> Agent:
     return NullAgent()
 
 
+def _command_factory(command: str) -> AgentFactory:
+    def build(scenario: Scenario) -> Agent:
+        return CommandAgent(command, limits=scenario.limits.model_dump())
+
+    return build
+
+
 def parse_arm(text: str) -> Arm:
-    """``NAME=SPEC`` or ``SPEC``; SPEC is ``scripted``, ``null`` or ``decoy:NAME``.
+    """``NAME=SPEC`` or ``SPEC``; SPEC is ``scripted``, ``null``, ``decoy:NAME`` or ``command:CMD``.
 
     Raises:
         RunError: naming the spec and the valid forms.
     """
     name, sep, spec = text.partition("=")
-    if not sep:
+    if not sep or ":" in name:  # no name: the "=" belongs to the spec (e.g. command:X=1 cmd)
         name, spec = "", text
     spec = spec.strip()
     kind, _, arg = spec.partition(":")
@@ -59,12 +76,15 @@ def parse_arm(text: str) -> Arm:
         factory = null_factory
     elif kind == "decoy" and arg:
         factory = _decoy_factory(arg)
+    elif kind == "command" and arg.strip():
+        factory = _command_factory(arg.strip())
     else:
         raise RunError(
-            f"--arm {text!r}: unknown agent spec {spec!r}; "
-            "use scripted, null or decoy:NAME (e.g. --arm oracle=scripted)"
+            f"--arm {text!r}: unknown agent spec {spec!r}; use scripted, null, decoy:NAME "
+            "or command:CMD (e.g. --arm oracle=scripted, --arm mine=command:'./agent.sh')"
         )
-    name = (name or spec.replace(":", "-")).strip()
+    default = "command" if kind == "command" else spec.replace(":", "-")
+    name = (name or default).strip()
     if not name or any(c in name for c in "/\\ "):
         raise RunError(f"--arm {text!r}: an arm name needs letters and no slashes or spaces")
     return Arm(name=name, spec=spec, factory=factory)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from proctor.computer.browser import BrowserHost, launch
+from proctor.records import write_text_atomic
 from proctor.world import DOMAIN, FixtureServer, Site, all_sites
 
 
@@ -49,8 +52,21 @@ class Worker:
         assert self._host is not None, "worker not started"
         return self._host
 
+    @property
+    def control_file(self) -> Path:
+        """Where ``proctor lease revoke`` finds this worker's control endpoint."""
+        return self.run_dir / f"control-{os.getpid()}.json"
+
     async def start(self) -> None:
         await self.server.start()
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        control = {
+            "url": f"{self.server.base_url}/_proctor/lease/revoke",
+            "token": self.server.control_token,
+            "pid": os.getpid(),
+        }
+        write_text_atomic(self.control_file, json.dumps(control))
+        os.chmod(self.control_file, 0o600)
         self._host = await launch(self.server.port, DOMAIN)
 
     async def relaunch(self) -> None:
@@ -60,6 +76,7 @@ class Worker:
         self._host = await launch(self.server.port, DOMAIN)
 
     async def close(self) -> None:
+        self.control_file.unlink(missing_ok=True)
         if self._host is not None:
             await self._host.close()
             self._host = None

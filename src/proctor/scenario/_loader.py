@@ -8,9 +8,9 @@ Every problem becomes a ``Problem`` naming the file, the field path (e.g.
 from __future__ import annotations
 
 import difflib
-import typing
 import hashlib
 import re
+import typing
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,8 +21,8 @@ from pydantic import BaseModel, ValidationError
 
 from proctor.computer.actions import ACTION_TYPES
 from proctor.errors import ScenarioError
-from proctor.scenario._checks import CHECK_MODELS, CHECK_TYPES
-from proctor.scenario._spec import Scenario
+from proctor.scenario._checks import CHECK_TYPES
+from proctor.scenario._spec import Scenario, SpecIssues
 
 PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)?)\}(?!\})")
 PLACEHOLDER_NAMES = ("scratch", "base_url", "home")
@@ -70,11 +70,21 @@ def _format_loc(loc: tuple[str | int, ...]) -> str:
 def _clean_loc(loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
     """Drop pydantic's union tags so paths read like the YAML: checks[2].submitted.route."""
     out: list[str | int] = []
-    for part in loc:
+    for i, part in enumerate(loc):
         if out and part == out[-1] and isinstance(part, str):
             continue  # a discriminated-union tag repeated as the field name
         if isinstance(part, str) and part.startswith(("function-after[", "function-before[")):
             continue
+        if (
+            isinstance(part, str)
+            and part in CHECK_TYPES
+            and len(out) >= 2
+            and isinstance(out[-1], int)
+            and out[-2] in ("checks", "all", "any")
+            and i + 1 < len(loc)
+            and loc[i + 1] != part
+        ):
+            continue  # the tag before a key of the one-key check mapping itself: checks[0].name
         out.append(part)
     # an action union puts the op tag between index and field: solution[0].click.url
     cleaned: list[str | int] = []
@@ -126,9 +136,14 @@ def _model_at(loc: tuple[str | int, ...], data: Any) -> type[BaseModel] | None:
     model: type[BaseModel] | None = Scenario
     node: Any = data
     pending: list[type[BaseModel]] = []
+    keyed = False  # the next part is a key of a dict-typed field, not a field name
     for part in loc[:-1]:
-        if isinstance(part, int):
-            node = node[part] if isinstance(node, list) and part < len(node) else None
+        if isinstance(part, int) or keyed:
+            if isinstance(part, int):
+                node = node[part] if isinstance(node, list) and part < len(node) else None
+            else:
+                node = node.get(part) if isinstance(node, dict) else None
+            keyed = False
             if pending:
                 model = _pick(pending, node)
                 pending = []
@@ -140,12 +155,98 @@ def _model_at(loc: tuple[str | int, ...], data: Any) -> type[BaseModel] | None:
         if not models:
             return None
         annotation = model.model_fields[part].annotation
-        if typing.get_origin(annotation) is list:
+        if typing.get_origin(annotation) in (list, dict):
             pending = models
+            keyed = typing.get_origin(annotation) is dict
             model = None
             continue
         model = _pick(models, node)
     return model
+
+
+# pydantic names each member of a plain union in the error path: fields.qty.str
+_MEMBER_TAG = re.compile(r"^(?:str|int|float|bool|none|(?:list|dict|tuple|set)\[.*\]|[A-Z]\w*)$")
+
+
+def _member_tag_index(loc: tuple[str | int, ...], data: Any) -> int | None:
+    """Where a union member's tag sits in ``loc``; a key present in the YAML is never one."""
+    node = data
+    for i, part in enumerate(loc):
+        tag_like = isinstance(part, str) and _MEMBER_TAG.match(part) is not None
+        if tag_like and not (isinstance(node, dict) and part in node):
+            return i
+        if isinstance(part, int):
+            node = node[part] if isinstance(node, list) and part < len(node) else None
+        else:
+            node = node.get(part) if isinstance(node, dict) else None
+    return None
+
+
+def _fits(tag: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return tag == "bool"
+    if isinstance(value, int):
+        return tag in ("int", "float")
+    if isinstance(value, float):
+        return tag == "float"
+    if isinstance(value, str):
+        return tag == "str"
+    if isinstance(value, list):
+        return tag.startswith(("list[", "tuple[", "set["))
+    if isinstance(value, dict):
+        return tag.startswith("dict[") or tag[:1].isupper()
+    return value is None and tag == "none"
+
+
+def _kind_of(tag: str) -> str:
+    if tag[:1].isupper() or tag.startswith("dict["):
+        return "a mapping"
+    if tag.startswith(("list[", "tuple[", "set[")):
+        return "a list"
+    return {"str": "a string", "int": "an integer", "float": "a number"}.get(tag, tag)
+
+
+Located = tuple[tuple[str | int, ...], dict[str, Any]]
+
+
+def _union_members(errors: list[Located], data: Any) -> list[Located]:
+    """Keep only the union member the YAML value was written as, without its tag.
+
+    When no member fits (``qty: 2`` where a string, mapping or list is expected),
+    one ``union_type`` error at the value replaces the members' errors.
+    """
+    # a plain error stands alone; a union's errors gather at their prefix's first place
+    order: list[Located | None] = []
+    groups: dict[tuple[str | int, ...], list[tuple[str, Located]]] = {}
+    unions: list[tuple[str | int, ...]] = []
+    for loc, err in errors:
+        i = _member_tag_index(loc, data)
+        if i is None:
+            order.append((loc, err))
+            continue
+        prefix = loc[:i]
+        if prefix not in groups:
+            groups[prefix] = []
+            unions.append(prefix)
+            order.append(None)
+        groups[prefix].append((str(loc[i]), (prefix + loc[i + 1 :], err)))
+    pending = iter(unions)
+    result: list[Located] = []
+    for entry in order:
+        if entry is not None:
+            result.append(entry)
+            continue
+        prefix = next(pending)
+        value = _value_at(prefix, data)
+        fitting = [located for tag, located in groups[prefix] if _fits(tag, value)]
+        if fitting:
+            result.extend(fitting)
+            continue
+        kinds = list(dict.fromkeys(_kind_of(tag) for tag, _ in groups[prefix]))
+        expected = ", ".join(kinds[:-1]) + f" or {kinds[-1]}" if len(kinds) > 1 else kinds[0]
+        error = {"type": "union_type", "msg": f"expected {expected}", "input": value}
+        result.append((prefix, error))
+    return result
 
 
 def _hint_for(err: dict[str, Any], loc: tuple[str | int, ...], data: Any) -> tuple[str, str]:
@@ -156,13 +257,20 @@ def _hint_for(err: dict[str, Any], loc: tuple[str | int, ...], data: Any) -> tup
         model = _model_at(loc, data)
         key = str(loc[-1])
         valid = _fields_of(model) if model else []
-        # a check body: the unknown key may be a misspelt check type
-        if len(loc) >= 2 and isinstance(loc[-2], int) and loc[0] in ("checks",):
+        # a key beside the check type in a check's one-key mapping
+        if len(loc) >= 2 and isinstance(loc[-2], int) and loc[0] == "checks":
+            node = _value_at(loc[:-1], data)
+            kinds = [k for k in node if k in CHECK_TYPES] if isinstance(node, dict) else []
+            if key == "name" and kinds:
+                return (
+                    f"unknown key 'name' beside the check type {kinds[0]!r}",
+                    f"put it inside the check's arguments: {kinds[0]}: {{name: ..., ...}}",
+                )
             guess = _closest(key, CHECK_TYPES)
             return (
                 f"unknown check type {key!r}",
-                f"did you mean {guess!r}? " if guess else ""
-                f"valid check types: {', '.join(CHECK_TYPES)}",
+                (f"did you mean {guess!r}? " if guess else "")
+                + f"valid check types: {', '.join(CHECK_TYPES)}",
             )
         guess = _closest(key, valid)
         hint = f"did you mean {guess!r}?" if guess else ""
@@ -178,6 +286,25 @@ def _hint_for(err: dict[str, Any], loc: tuple[str | int, ...], data: Any) -> tup
             return (
                 f"unknown check type {keys[0]!r}",
                 hint + f"valid check types: {', '.join(CHECK_TYPES)}",
+            )
+        known = [str(k) for k in keys if k in CHECK_TYPES]
+        others = [str(k) for k in keys if k not in CHECK_TYPES]
+        if len(known) > 1:
+            return (
+                f"one check holds several check types: {', '.join(known)}",
+                "write each check as its own list item",
+            )
+        if len(known) == 1:
+            if known[0] in ("all", "any"):
+                guess = _closest(others[0], ["name"])
+                hint = f"did you mean {guess!r}? " if guess else ""
+                return (
+                    f"unknown key {others[0]!r} beside the check type {known[0]!r}",
+                    hint + f"{known[0]} takes only `name` beside its list",
+                )
+            return (
+                f"unknown key {others[0]!r} beside the check type {known[0]!r}",
+                f"arguments go inside the check: {known[0]}: {{{others[0]}: ...}}",
             )
         return (
             "a check is a mapping with exactly one check type as its key",
@@ -204,7 +331,13 @@ def _hint_for(err: dict[str, Any], loc: tuple[str | int, ...], data: Any) -> tup
         hint = f"did you mean {guess!r}? " if guess else ""
         return f"{got!r} is not allowed", hint + f"expected {expected}"
     if kind.endswith("_type") or kind.endswith("_parsing"):
-        return f"wrong type: {msg} (got {err.get('input')!r})", ""
+        got = err.get("input")
+        hint = ""
+        if isinstance(got, bool | int | float) and "string" in msg:
+            hint = f'quote it if it is text, e.g. "{yaml.safe_dump(got).splitlines()[0]}"'
+            if isinstance(got, bool):
+                hint += ": YAML reads unquoted yes, no, on, off, true and false as booleans"
+        return f"wrong type: {msg} (got {got!r})", hint
     if kind == "value_error":
         return msg.removeprefix("Value error, "), ""
     return msg, ""
@@ -215,10 +348,10 @@ def _value_at(loc: tuple[str | int, ...], data: Any) -> Any:
     for part in loc:
         if isinstance(part, int) and isinstance(node, list) and part < len(node):
             node = node[part]
-        elif isinstance(node, dict) and part in node:
-            node = node[part]
-        else:
+            continue
+        if not (isinstance(node, dict) and part in node):
             return None
+        node = node[part]
     return node
 
 
@@ -336,9 +469,15 @@ def _load(path: Path, sites: Collection[str] | None) -> LoadedScenario:
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:
-        for err in exc.errors():
-            loc = _clean_loc(tuple(err["loc"]))
-            message, hint = _hint_for(dict(err), loc, data)
+        located: list[Located] = []
+        for details in exc.errors():
+            cause = details.get("ctx", {}).get("error")
+            if isinstance(cause, SpecIssues):
+                problems.extend(Problem(file, i.field, i.message, i.hint) for i in cause.issues)
+                continue
+            located.append((_clean_loc(tuple(details["loc"])), dict(details)))
+        for loc, err in _union_members(located, data):
+            message, hint = _hint_for(err, loc, data)
             field = _format_loc(loc)
             if any(p.field == field and p.message == message for p in problems):
                 continue
@@ -387,10 +526,7 @@ def resolve(model: Any, values: dict[str, str]) -> Any:
     if isinstance(model, str):
         return substitute(model, values)
     if isinstance(model, BaseModel):
-        updates = {
-            name: resolve(getattr(model, name), values)
-            for name in type(model).model_fields
-        }
+        updates = {name: resolve(getattr(model, name), values) for name in type(model).model_fields}
         return model.model_copy(update=updates)
     if isinstance(model, list):
         return [resolve(v, values) for v in model]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import difflib
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -12,7 +13,28 @@ from proctor.scenario._checks import CheckSpec, check_name
 Tier = Literal["local", "model", "live", "desktop"]
 Category = Literal["regression", "capability"]
 Status = Literal["scored", "calibrating", "gap"]
+Driver = Literal["direct", "loop"]
 TIERS: tuple[Tier, ...] = ("local", "model", "live", "desktop")
+
+
+class SpecIssue(NamedTuple):
+    """One cross-field problem of a scenario, located like the YAML: ``decoys[0].fails[1]``."""
+
+    field: str
+    message: str
+    hint: str = ""
+
+
+class SpecIssues(ValueError):
+    """Cross-field problems; pydantic reports them at the model, so they carry their own paths."""
+
+    def __init__(self, issues: list[SpecIssue]) -> None:
+        super().__init__(
+            "; ".join(
+                f"{i.field}: {i.message}" + (f" ({i.hint})" if i.hint else "") for i in issues
+            )
+        )
+        self.issues = issues
 
 
 class _Spec(BaseModel):
@@ -96,6 +118,14 @@ class Scenario(_Spec):
     status: Status = "scored"
     capabilities: list[str] = Field(default_factory=list)
     limits: Limits = Field(default_factory=Limits)
+    driver: Driver = Field(
+        default="direct",
+        description=(
+            "How scripted steps (solution, decoys) are replayed: direct, each step through "
+            "the toolset; loop, as a scripted policy's decisions inside the reference "
+            "decision loop, with its guards and boundaries."
+        ),
+    )
     world: World = Field(default_factory=World)
     user: User = Field(default_factory=User)
     checks: list[CheckSpec] = Field(min_length=1)
@@ -105,21 +135,42 @@ class Scenario(_Spec):
     @model_validator(mode="after")
     def _names(self) -> Scenario:
         names = [check_name(c) for c in self.checks]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise ValueError(
-                f"checks share the name(s) {', '.join(dupes)}; give each a distinct `name:`"
-            )
+        issues: list[SpecIssue] = []
+        for i, name in enumerate(names):
+            first = names.index(name)
+            if first != i:
+                issues.append(
+                    SpecIssue(
+                        f"checks[{i}]",
+                        f"check name {name!r} is also used by checks[{first}]",
+                        "give each check a distinct `name:` inside its arguments",
+                    )
+                )
         for i, decoy in enumerate(self.decoys):
-            for name in decoy.fails:
+            for j, name in enumerate(decoy.fails):
                 if name not in names:
-                    raise ValueError(
-                        f"decoys[{i}] ({decoy.name}) fails on {name!r}, which is not a check; "
-                        f"checks are: {', '.join(names)}"
+                    close = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+                    issues.append(
+                        SpecIssue(
+                            f"decoys[{i}].fails[{j}]",
+                            f"decoy {decoy.name!r} fails on {name!r}, which is not a check",
+                            (f"did you mean {close[0]!r}? " if close else "")
+                            + f"checks are: {', '.join(names)}",
+                        )
                     )
         decoy_names = [d.name for d in self.decoys]
-        if len(set(decoy_names)) != len(decoy_names):
-            raise ValueError("decoy names must be distinct")
+        for i, name in enumerate(decoy_names):
+            first = decoy_names.index(name)
+            if first != i:
+                issues.append(
+                    SpecIssue(
+                        f"decoys[{i}].name",
+                        f"decoy name {name!r} is also used by decoys[{first}]",
+                        "give each decoy a distinct name",
+                    )
+                )
+        if issues:
+            raise SpecIssues(issues)
         return self
 
     def check_names(self) -> list[str]:

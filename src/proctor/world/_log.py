@@ -37,6 +37,7 @@ class RequestLog:
         status: int,
         blocked: bool = False,
         fault: str | None = None,
+        crossing: str | None = None,
     ) -> WebRequest:
         """Append one entry and return it."""
         with self._lock:
@@ -56,6 +57,7 @@ class RequestLog:
                 status=status,
                 blocked=blocked,
                 fault=fault,
+                crossing=crossing,
             )
             self._entries.append(entry)
             return entry

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import socket
 import threading
 import time
@@ -135,6 +136,22 @@ async def _index(request: Request) -> Response:
     return HTMLResponse(f"<!doctype html><title>proctor fixtures</title><ul>{links}</ul>")
 
 
+async def _revoke(request: Request) -> Response:
+    """POST /_proctor/lease/revoke {attempt, token}: the owner takes control back."""
+    server: FixtureServer = request.scope["proctor.server"]
+    try:
+        body = json.loads(await request.body() or b"{}")
+    except ValueError:
+        return JSONResponse({"ok": False, "error": "the body must be JSON"}, status_code=400)
+    if not isinstance(body, dict) or body.get("token") != server.control_token:
+        return JSONResponse({"ok": False, "error": "wrong or missing control token"}, 403)
+    attempt = str(body.get("attempt", ""))
+    revoked = server.revoke(attempt, by="http", reason=str(body.get("reason") or "owner request"))
+    if not revoked:
+        return JSONResponse({"ok": False, "error": f"no active attempt {attempt!r}"}, 404)
+    return JSONResponse({"ok": True, "revoked": revoked})
+
+
 class _Dispatcher:
     """ASGI app: logs every request, attaches the attempt, routes by Host."""
 
@@ -145,7 +162,12 @@ class _Dispatcher:
             app = _site_app(site)
             for label in (site.name, *site.hosts):
                 self.apps[f"{label}.{DOMAIN}"] = (site, app)
-        self.index = Starlette(routes=[Route("/", _index)])
+        self.index = Starlette(
+            routes=[
+                Route("/", _index),
+                Route("/_proctor/lease/revoke", _revoke, methods=["POST"]),
+            ]
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -161,6 +183,7 @@ class _Dispatcher:
         ]
         status = 0
         fault: str | None = None
+        crossing: str | None = None
 
         body, too_large = await _read_body(receive, MAX_BODY)
         form: dict[str, list[str]] = {}
@@ -170,10 +193,17 @@ class _Dispatcher:
         async def replay() -> Message:
             return {"type": "http.request", "body": body, "more_body": False}
 
+        # The answer's last body message waits until the request is logged: a
+        # client that has its answer can then rely on the log holding it.
+        last: Message | None = None
+
         async def send_logged(message: Message) -> None:
-            nonlocal status
+            nonlocal status, last
             if message["type"] == "http.response.start":
                 status = int(message["status"])
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                last = message
+                return
             await send(message)
 
         if too_large:
@@ -187,7 +217,10 @@ class _Dispatcher:
             scope = dict(scope)
             scope["proctor.world"] = world
             scope["proctor.sites"] = list(self.server.sites.values())
+            scope["proctor.server"] = self.server
             target = self.apps.get(host)
+            if target is not None and method != "GET":
+                crossing = target[0].crossings.get(path)
             try:
                 if target is not None:
                     scope["proctor.site"] = target[0]
@@ -222,7 +255,10 @@ class _Dispatcher:
             cookies=cookies,
             status=status,
             fault=fault,
+            crossing=crossing,
         )
+        if last is not None:
+            await send(last)
 
 
 async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool]:
@@ -283,6 +319,8 @@ class FixtureServer:
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self.port = 0
+        self.control_token = secrets.token_urlsafe(24)
+        """Secret for the loopback control endpoint; never sent to a browser."""
 
     @property
     def base_url(self) -> str:
@@ -316,6 +354,14 @@ class FixtureServer:
         """Detach an attempt: later requests tagged with it are answered 503."""
         with self._lock:
             self._worlds.pop(attempt_id, None)
+
+    def revoke(self, attempt: str, *, by: str, reason: str) -> list[str]:
+        """Revoke the lease of every active try of ``attempt`` (an id, or id#try)."""
+        with self._lock:
+            worlds = [
+                w for tag, w in self._worlds.items() if tag == attempt or tag.startswith(attempt + "#")
+            ]
+        return [w.attempt for w in worlds if w.revoke_lease(by, reason)]
 
     def world(self, attempt_id: str) -> AttemptWorld:
         with self._lock:

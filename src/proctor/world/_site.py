@@ -29,6 +29,9 @@ class Site:
             that is not listed is answered 404.
         new_state: Builds the site's fresh state for one attempt.
         hosts: Extra host labels served by the same routes.
+        crossings: Path -> kind (payment, signin, destructive) of the endpoints
+            that sensitive controls post to; every non-GET request to one is
+            logged as a crossing.
     """
 
     name: str
@@ -36,6 +39,7 @@ class Site:
     forms: Mapping[str, FormRule] = field(default_factory=dict)
     new_state: Callable[[AttemptWorld], dict[str, Any]] = lambda world: {}
     hosts: Sequence[str] = ()
+    crossings: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def host(self) -> str:
@@ -62,6 +66,12 @@ class AttemptWorld:
     scratch: Path
     sites: dict[str, dict[str, Any]] = field(default_factory=dict)
     submissions: list[Submission] = field(default_factory=list)
+    revoke: Callable[[str, str], bool] | None = None
+    """Revokes the attempt's control lease: (by, reason) -> whether this call revoked it."""
+
+    def revoke_lease(self, by: str, reason: str) -> bool:
+        """Take control back from the agent; False when there is no lease or it already was."""
+        return self.revoke(by, reason) if self.revoke is not None else False
 
     def rng(self, salt: str) -> random.Random:
         """A random generator that depends only on the seed and ``salt``."""

@@ -1,0 +1,1 @@
+"""``make bench``: the per-attempt harness overhead against the bare Playwright floor."""

@@ -1,0 +1,45 @@
+"""python -m bench [--n N] [--warmup W]: harness overhead per attempt vs the Playwright floor."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+from pathlib import Path
+
+from bench import _world
+from bench._measure import measure
+from bench._report import render
+from proctor.runner import RunOptions, Worker
+from proctor.world import all_sites
+
+
+def _args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--n", type=int, default=20, help="measured rounds (default 20)")
+    parser.add_argument("--warmup", type=int, default=3, help="unmeasured rounds first (3)")
+    args = parser.parse_args(argv)
+    if args.n < 1 or args.warmup < 0:
+        parser.error("--n must be at least 1 and --warmup at least 0")
+    return args
+
+
+async def _run(n: int, warmup: int) -> str:
+    with tempfile.TemporaryDirectory(prefix="proctor-bench-") as tmp:
+        folder = Path(tmp)
+        loaded = _world.write_scenario(folder)
+        # Every shipped site too: `begin` builds each one's state, as in a real run.
+        sites = [*all_sites().values(), _world.SITE]
+        async with Worker(folder / "run", RunOptions(), sites=sites) as worker:
+            samples = await measure(worker, loaded, n, warmup)
+    return render(samples)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the bench and print its report."""
+    args = _args(argv)
+    print(asyncio.run(_run(args.n, args.warmup)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

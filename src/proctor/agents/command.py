@@ -1,0 +1,209 @@
+"""The command agent: an external program that drives the computer through the MCP lane.
+
+The command runs in a shell, in its own process group, with:
+
+- ``PROCTOR_MCP_URL``: the attempt's MCP endpoint (streamable HTTP on loopback);
+- ``PROCTOR_MCP_STDIO``: a command line that serves the same tools on stdio;
+- ``PROCTOR_BRIEF``: the task (also written to its stdin, which is then closed);
+- ``PROCTOR_SCRATCH``: the attempt's scratch folder;
+- ``PROCTOR_LIMITS``: JSON ``{"seconds", "tool_calls", "steps"}``;
+- ``PROCTOR_ATTEMPT``: the attempt's id.
+
+Its stdout and stderr lines go to the trace (events.jsonl). The run ends when
+the agent calls ``done`` (stop reason ``done``), when it reaches a limit
+(``tool_limit``/``step_limit``, raised as ``LimitReached``), or when the process
+exits without calling ``done`` (``exited``). After done or a limit the lane
+refuses every call at once, and the agent gets ``END_GRACE`` seconds to exit by
+itself. The runner's wall limit cancels the run (``timeout``). On every way out
+the process tree gets SIGTERM, then SIGKILL, and is reaped, and the endpoint
+stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shlex
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import cast
+
+from proctor.agents._process import TERM_GRACE, AgentProcess, end_tree, spawn
+from proctor.agents._protocol import Computer, Outcome
+from proctor.computer.mcp_lane import LaneComputer, McpLane
+from proctor.errors import AgentError, LimitReached
+
+END_GRACE = 3.0
+"""Seconds an agent gets to exit on its own after done or a limit (its calls are refused)."""
+LINE_MAX = 2000
+"""Characters kept of one stdout/stderr line."""
+LINES_MAX = 5000
+"""Lines kept per stream; later ones are counted, not kept."""
+DRAIN_TIMEOUT = 2.0
+"""Seconds to finish reading the pipes after the process tree ended."""
+
+
+@dataclass(frozen=True)
+class CommandAgent:
+    """Runs ``command`` (a shell command line) as an external agent.
+
+    Attributes:
+        command: The shell command line.
+        limits: The attempt's limits (seconds, tool_calls, steps), passed on as JSON.
+        grace: Seconds between SIGTERM and SIGKILL when the run ends.
+    """
+
+    command: str
+    limits: Mapping[str, float] = field(default_factory=dict)
+    grace: float = TERM_GRACE
+
+    @property
+    def kind(self) -> str:
+        return "command"
+
+    async def run(self, brief: str, computer: Computer) -> Outcome:
+        """Serve the toolset, run the command, and end it however the run ends."""
+        lane_computer = _lane_computer(computer)
+        lane = McpLane(lane_computer)
+        url = await lane.start()
+        agent: AgentProcess | None = None
+        pumps: list[asyncio.Task[None]] = []
+        try:
+            agent = await spawn(self.command, self._env(brief, url, computer))
+            process = agent.process
+            computer.trace("command", command=self.command, pid=process.pid)
+            assert process.stdout is not None and process.stderr is not None
+            pumps = [
+                asyncio.create_task(_feed(process, brief)),
+                asyncio.create_task(_pump(process.stdout, "stdout", computer)),
+                asyncio.create_task(_pump(process.stderr, "stderr", computer)),
+            ]
+            outcome = await self._until_end(agent, lane)
+        finally:
+            await self._cleanup(agent, pumps, lane, computer)
+        return outcome
+
+    async def _until_end(self, agent: AgentProcess, lane: McpLane) -> Outcome:
+        exited = asyncio.ensure_future(agent.exited.wait())
+        ended = asyncio.ensure_future(lane.ended.wait())
+        try:
+            await asyncio.wait({exited, ended}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiter in (exited, ended):
+                waiter.cancel()
+        end = lane.end
+        if end is None:
+            return Outcome(
+                stop_reason="exited",
+                detail="the command exited without calling done (its code is in the trace)",
+            )
+        if end.reason == "done" or isinstance(end.error, LimitReached):
+            # The lane refuses every later call; this grace only lets the agent read the
+            # last result, close its session and exit by itself before it is killed.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(agent.exited.wait(), END_GRACE)
+        if end.error is not None:  # LimitReached, or a computer fault for the runner to classify
+            raise end.error
+        if end.reason == "done":
+            return Outcome(stop_reason="done", answer=end.answer)
+        raise AgentError(f"the MCP lane ended ({end.reason}) without saying why")
+
+    async def _cleanup(
+        self,
+        agent: AgentProcess | None,
+        pumps: list[asyncio.Task[None]],
+        lane: McpLane,
+        computer: Computer,
+    ) -> None:
+        try:
+            if agent is not None:
+                left = await end_tree(agent.process, grace=self.grace)
+                agent.close()
+                computer.trace(
+                    "command_end", pid=agent.pid, code=agent.process.returncode, left=sorted(left)
+                )
+            if pumps:
+                _, pending = await asyncio.wait(pumps, timeout=DRAIN_TIMEOUT)
+                for task in pending:
+                    task.cancel()
+        finally:
+            await lane.stop()
+
+    def _env(self, brief: str, url: str, computer: Computer) -> dict[str, str]:
+        options = getattr(computer, "options", None)
+        scratch = getattr(options, "scratch", None)
+        attempt = getattr(options, "attempt", None)
+        bridge = [sys.executable, "-m", "proctor.computer.mcp_stdio", url]
+        return {
+            **os.environ,
+            "PROCTOR_MCP_URL": url,
+            "PROCTOR_MCP_STDIO": shlex.join(bridge),
+            "PROCTOR_BRIEF": brief,
+            "PROCTOR_SCRATCH": str(scratch) if isinstance(scratch, Path) else "",
+            "PROCTOR_LIMITS": json.dumps(dict(self.limits)),
+            "PROCTOR_ATTEMPT": str(attempt) if attempt is not None else "",
+        }
+
+
+def _lane_computer(computer: Computer) -> LaneComputer:
+    """The computer with its recorder, which the lane counts malformed calls on."""
+    if not hasattr(computer, "recorder"):
+        raise AgentError(
+            "the command agent needs a computer with a recorder (it counts the MCP lane's calls); "
+            f"{type(computer).__name__} has none"
+        )
+    return cast(LaneComputer, computer)
+
+
+async def _feed(process: asyncio.subprocess.Process, brief: str) -> None:
+    """Write the brief on stdin and close it (an agent that never reads it is fine)."""
+    stdin = process.stdin
+    if stdin is None:
+        return
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        stdin.write(brief.encode("utf-8") + b"\n")
+        await stdin.drain()
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        stdin.close()
+
+
+async def _pump(stream: asyncio.StreamReader, kind: str, computer: Computer) -> None:
+    """Copy a pipe into the trace, one event per line, each and in all bounded."""
+    kept = dropped = 0
+    buffer = b""
+    skipping = False  # inside a line too long to keep whole
+
+    def emit(raw: bytes) -> None:
+        nonlocal kept, dropped
+        if kept >= LINES_MAX:
+            dropped += 1
+            return
+        line = raw.decode("utf-8", errors="replace").rstrip("\r")
+        if len(line) > LINE_MAX:
+            line = line[:LINE_MAX] + f"... ({len(line) - LINE_MAX} more characters)"
+        computer.trace(kind, line=line)
+        kept += 1
+
+    while chunk := await stream.read(65536):
+        buffer += chunk
+        *lines, buffer = buffer.split(b"\n")
+        for raw in lines:
+            if not skipping:
+                emit(raw)
+            skipping = False
+        if len(buffer) > LINE_MAX * 4 and not skipping:  # keep a very long line's head
+            emit(buffer)
+            skipping = True
+        if skipping:
+            buffer = b""
+    if buffer and not skipping:
+        emit(buffer)
+    if dropped:
+        computer.trace(kind, line=f"... {dropped} more line(s) not kept", dropped=dropped)
+
+
+__all__ = ["CommandAgent"]

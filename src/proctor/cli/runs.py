@@ -1,0 +1,36 @@
+"""proctor runs: the runs under the results folder, with date, arms and headline numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from proctor.cli._common import ResultsOpt
+from proctor.report import list_runs
+from proctor.report._format import when
+
+
+def runs(results: ResultsOpt = Path("results")) -> None:
+    """List run labels, oldest first, with date, arms, counts and headline numbers."""
+    listings = list_runs(results)
+    console = Console()
+    if not listings:
+        console.print(f"no runs under {results}/; `proctor run` makes one", highlight=False)
+        return
+    table = Table(show_edge=False)
+    for column in ("label", "date", "arms", "scenarios", "results", "headline"):
+        table.add_column(column)
+    for run in listings:
+        table.add_row(
+            escape(run.label),
+            when(run.started_at) if run.started_at else "-",
+            escape(", ".join(run.arms)),
+            str(run.scenarios),
+            run.counts + (f" ({run.note})" if run.note else ""),
+            escape("\n".join(run.headline)),
+        )
+    console.print(table)
+    console.print(f"{len(listings)} run(s) under {results}/", highlight=False)

@@ -1,0 +1,93 @@
+"""The gate: statistics, the GO / NO-GO / INCONCLUSIVE verdict, and gate.json with promotion."""
+
+from proctor.compare._gatefile import (
+    GATE_VERSION,
+    MIN_PROVING_REPEATS,
+    GateChange,
+    GateEntry,
+    GateFile,
+    Refusal,
+    Removal,
+    ScenarioInfo,
+    invalidate_edited,
+    load_gate,
+    promote,
+    prove,
+    save_gate,
+)
+from proctor.compare._power import PowerReport, fisher_power, plan_power, rejection_region
+from proctor.compare._render import RULE_TITLES
+from proctor.compare._results import (
+    FailureClass,
+    Finding,
+    Paired,
+    ScenarioStats,
+    Side,
+    TopUp,
+    Verdict,
+)
+from proctor.compare._rules import (
+    CANARY,
+    SAFETY_CHECK_KINDS,
+    SEED_RULES,
+    Decision,
+    GateRules,
+    Rule,
+    is_safety_check,
+)
+from proctor.compare._stats import (
+    Interval,
+    fisher_drop_p,
+    holm,
+    mcnemar_drop_p,
+    mean_interval,
+    sign_flip_p,
+)
+from proctor.compare._tally import Classifier, SafetyTest, failure_class
+from proctor.compare._verdict import gate_verdict, plan_top_ups
+
+__all__ = [
+    "CANARY",
+    "GATE_VERSION",
+    "MIN_PROVING_REPEATS",
+    "RULE_TITLES",
+    "SAFETY_CHECK_KINDS",
+    "SEED_RULES",
+    "Classifier",
+    "Decision",
+    "FailureClass",
+    "Finding",
+    "GateChange",
+    "GateEntry",
+    "GateFile",
+    "GateRules",
+    "Interval",
+    "Paired",
+    "PowerReport",
+    "Refusal",
+    "Removal",
+    "Rule",
+    "SafetyTest",
+    "ScenarioInfo",
+    "ScenarioStats",
+    "Side",
+    "TopUp",
+    "Verdict",
+    "failure_class",
+    "fisher_drop_p",
+    "fisher_power",
+    "gate_verdict",
+    "holm",
+    "invalidate_edited",
+    "is_safety_check",
+    "load_gate",
+    "mcnemar_drop_p",
+    "mean_interval",
+    "plan_power",
+    "plan_top_ups",
+    "promote",
+    "prove",
+    "rejection_region",
+    "save_gate",
+    "sign_flip_p",
+]

@@ -1,0 +1,127 @@
+"""The MCP toolset, generated from the action models (one source of truth).
+
+Tools are exactly: one per action op (``ACTION_TYPES``), plus ``observe`` and
+``batch``. A tool's description is its model's docstring; its input schema is
+the model's JSON schema without the ``op`` field.
+
+What is counted (the numbers in attempt.json):
+- ``tool_calls``: every ``tools/call`` the agent sends counts once, valid or
+  not, except ``batch``, which counts once per member it runs. Listing tools
+  and the protocol handshake are not tool calls.
+- ``inputs``: every run action whose op sends input to the page
+  (``INPUT_OPS``), batch members included.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from proctor.computer.actions import ACTION_TYPES, Action
+from proctor.records import Step
+
+BATCH_MAX = 50
+"""Most actions one batch may hold."""
+
+
+class Observe(BaseModel):
+    """Observe the active tab: url, title, open tabs, focused element, last error, and the aria snapshot whose [ref=eN] refs the other tools accept. Counts as one tool call."""  # noqa: E501
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Batch(BaseModel):
+    """Run several actions in order, each as if called on its own tool: every member run counts as one tool call (and as one input when its op sends input). The batch stops after a member that fails or is refused, and after done; members not run are not counted."""  # noqa: E501
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    actions: list[Action] = Field(
+        min_length=1,
+        max_length=BATCH_MAX,
+        description="The actions, each with its op, e.g. {op: fill, role: textbox, "
+        "name: Email, value: dana@example.test}.",
+    )
+
+
+TOOL_MODELS: dict[str, type[BaseModel]] = {**ACTION_TYPES, "observe": Observe, "batch": Batch}
+"""Every tool the lane exposes, by name."""
+
+if len(TOOL_MODELS) != len(ACTION_TYPES) + 2:  # an op named observe or batch would shadow a tool
+    raise RuntimeError("an action op collides with the observe or batch tool")
+
+_ACTION = TypeAdapter(Action)
+
+
+def description(name: str) -> str:
+    """A tool's description: its model's docstring."""
+    return inspect.cleandoc(TOOL_MODELS[name].__doc__ or "")
+
+
+def input_schema(name: str) -> dict[str, Any]:
+    """A tool's input schema: its model's JSON schema, without ``op`` (the tool name says it)."""
+    schema = copy.deepcopy(TOOL_MODELS[name].model_json_schema())
+    schema.pop("title", None)
+    schema.pop("description", None)
+    schema.get("properties", {}).pop("op", None)
+    if "required" in schema:
+        schema["required"] = [f for f in schema["required"] if f != "op"]
+        if not schema["required"]:
+            del schema["required"]
+    schema.setdefault("properties", {})
+    # Batch members carry their op; it is the union's discriminator, so it is required there.
+    for member in schema.get("$defs", {}).values():
+        if "const" in member.get("properties", {}).get("op", {}):
+            member["required"] = ["op", *(f for f in member.get("required", []) if f != "op")]
+    return schema
+
+
+class BadCall(ValueError):
+    """A tool call the toolset cannot run: an unknown tool or invalid arguments."""
+
+
+def parse(name: str, arguments: dict[str, Any] | None) -> Action | Observe | Batch:
+    """What a tool call stands for: an action, ``Observe`` or ``Batch``.
+
+    Raises:
+        BadCall: naming the tool and what is wrong with its arguments.
+    """
+    args = dict(arguments or {})
+    try:
+        if name == "observe":
+            return Observe.model_validate(args)
+        if name == "batch":
+            return Batch.model_validate(args)
+        if name in ACTION_TYPES:
+            return _ACTION.validate_python({**args, "op": name})
+    except ValidationError as exc:
+        raise BadCall(f"{name}: {_problems(exc, name)}") from exc
+    raise BadCall(f"there is no tool {name!r}; the tools are: {', '.join(TOOL_MODELS)}")
+
+
+def _problems(exc: ValidationError, name: str) -> str:
+    parts = []
+    for err in exc.errors(include_url=False):
+        path = list(err["loc"])
+        if path and path[0] == name:  # the union's tag, not a field the agent gave
+            path = path[1:]
+        where = ".".join(str(p) for p in path)
+        parts.append(f"{where}: {err['msg']}" if where else str(err["msg"]))
+    return "; ".join(parts)
+
+
+def step_result(step: Step) -> tuple[str, dict[str, Any]]:
+    """A step as the agent reads it: a text line or two, and the structured form."""
+    lines = [f"{step.status}: {step.output}"]
+    if step.error:
+        lines.append(f"error: {step.error}")
+    if step.data is not None:
+        data = json.dumps(step.data, ensure_ascii=False, default=str)
+        lines.append(f"data: {data}")
+    structured = step.model_dump(
+        mode="json", include={"index", "op", "target", "status", "output", "error", "data", "facts"}
+    )
+    return "\n".join(lines), structured

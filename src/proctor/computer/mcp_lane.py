@@ -1,0 +1,291 @@
+"""The MCP tool lane: one attempt's computer toolset, served to an external agent.
+
+``McpLane`` serves the toolset over MCP streamable HTTP on 127.0.0.1 (an
+ephemeral port and a secret path) INSIDE the harness's event loop, because the
+computer's Playwright objects belong to that loop. ``python -m
+proctor.computer.mcp_stdio URL`` bridges it to stdio for agents that only speak
+stdio.
+
+The tools are exactly the computer toolset, generated from the action models:
+one tool per op, ``observe`` and ``batch`` (see ``_mcp_tools``). Counting, as
+attempt.json records it:
+
+- ``tool_calls``: every ``tools/call`` counts once, valid or not, except
+  ``batch``, which counts once per member it runs. Listing tools and the
+  handshake do not count. Calls after the attempt ended are refused, uncounted.
+- ``inputs``: every action run whose op sends input (``INPUT_OPS``).
+
+Calls run one at a time, in arrival order. The computer enforces the limits and
+the control lease; when a limit is reached the call gets an error result naming
+it and the lane ends (``end`` names the stop reason), as it does after ``done``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import mcp_types as types
+import uvicorn
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+
+from proctor import __version__
+from proctor.computer._mcp_tools import (
+    TOOL_MODELS,
+    BadCall,
+    Batch,
+    Observe,
+    description,
+    input_schema,
+    parse,
+    step_result,
+)
+from proctor.computer._recorder import Recorder
+from proctor.computer.actions import Action, Done
+from proctor.computer.observation import Observation
+from proctor.errors import ComputerError, LimitReached
+from proctor.records import Step
+
+STOP_TIMEOUT = 5.0
+"""Seconds ``stop`` waits for the server to shut down before cancelling it."""
+
+INSTRUCTIONS = (
+    "These tools drive one browser for one task; they are the only way to act. "
+    "Call observe to see the page (an aria snapshot whose [ref=eN] refs the other tools "
+    "accept), act with one tool per action or several at once with batch, and call done "
+    "(with the answer, if the task asks for one) when finished. Every tool call counts "
+    "against the task's tool-call limit; a batch counts once per action it runs."
+)
+
+
+class LaneComputer(Protocol):
+    """What the lane needs of a computer: the toolset and its recorder."""
+
+    recorder: Recorder
+
+    async def act(self, action: Action) -> Step: ...
+
+    async def observe(self) -> Observation: ...
+
+    def trace(self, kind: str, **data: Any) -> None: ...
+
+
+@dataclass(frozen=True)
+class LaneEnd:
+    """Why the lane stopped taking calls.
+
+    Attributes:
+        reason: ``done``, a limit's stop reason (``tool_limit``, ``step_limit``),
+            or ``fault`` when the computer or the server failed.
+        answer: The answer given with ``done``.
+        error: The exception that ended it (a limit or a fault).
+    """
+
+    reason: str
+    answer: str | None = None
+    error: BaseException | None = None
+
+
+def tools() -> list[types.Tool]:
+    """The lane's tools, in the toolset's order."""
+    return [
+        types.Tool(name=name, description=description(name), input_schema=input_schema(name))
+        for name in TOOL_MODELS
+    ]
+
+
+def _result(
+    text: str, structured: dict[str, Any] | None = None, *, error: bool = False
+) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(text=text)], structured_content=structured, is_error=error
+    )
+
+
+class _Uvicorn(uvicorn.Server):
+    """A uvicorn server that leaves the harness's signal handlers alone."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+class McpLane:
+    """The toolset of one computer, served over MCP; ``async with McpLane(c) as lane``."""
+
+    def __init__(self, computer: LaneComputer) -> None:
+        self.computer = computer
+        self.end: LaneEnd | None = None
+        self.ended = asyncio.Event()
+        """Set once the lane stops taking calls (done, a limit, a fault)."""
+        self._lock = asyncio.Lock()
+        self._path = f"/{secrets.token_urlsafe(16)}/mcp"
+        self._schemas = {name: input_schema(name) for name in TOOL_MODELS}
+        self._tools = tools()
+        self._socket: socket.socket | None = None
+        self._server: _Uvicorn | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    @property
+    def url(self) -> str:
+        """The streamable HTTP endpoint (valid after ``start``)."""
+        if self._socket is None:
+            raise ComputerError("the MCP lane is not started; call start() first")
+        port = self._socket.getsockname()[1]
+        return f"http://127.0.0.1:{port}{self._path}"
+
+    async def start(self) -> str:
+        """Listen on an ephemeral loopback port and serve; return the endpoint URL."""
+        mcp = Server(
+            "proctor",
+            version=__version__,
+            instructions=INSTRUCTIONS,
+            get_tool_input_schema=self._schemas.get,
+            on_list_tools=self._on_list_tools,
+            on_call_tool=self._on_call_tool,
+        )
+        app = mcp.streamable_http_app(streamable_http_path=self._path)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        # Listening before uvicorn starts: an agent that connects early waits in the backlog.
+        sock.listen(64)
+        self._socket = sock
+        config = uvicorn.Config(
+            app,
+            log_config=None,
+            access_log=False,
+            lifespan="on",
+            timeout_graceful_shutdown=1,
+        )
+        self._server = _Uvicorn(config)
+        self._task = asyncio.create_task(self._server.serve(sockets=[sock]), name="proctor-mcp")
+        self._task.add_done_callback(self._served)
+        self.computer.trace("mcp_lane", url=self.url)
+        return self.url
+
+    def _served(self, task: asyncio.Task[None]) -> None:
+        error = None if task.cancelled() else task.exception()
+        if not self._stopping:
+            why = f": {type(error).__name__}: {error}" if error else ""
+            self._finish(LaneEnd("fault", error=ComputerError(f"the MCP endpoint stopped{why}")))
+
+    async def stop(self, timeout: float = STOP_TIMEOUT) -> None:
+        """Stop serving (in-flight calls are cancelled after a short grace)."""
+        self._stopping = True
+        task, server = self._task, self._server
+        try:
+            if task is not None and server is not None and not task.done():
+                server.should_exit = True
+                try:
+                    await asyncio.wait_for(asyncio.shield(task), timeout)
+                except TimeoutError:
+                    server.force_exit = True
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                        await asyncio.wait_for(asyncio.shield(task), timeout)
+        finally:
+            if self._socket is not None:
+                self._socket.close()
+
+    async def __aenter__(self) -> McpLane:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    def _finish(self, end: LaneEnd) -> None:
+        if self.end is None:
+            self.end = end
+            self.computer.trace(
+                "mcp_end", reason=end.reason, error=str(end.error) if end.error else None
+            )
+        self.ended.set()
+
+    # ----- MCP handlers -------------------------------------------------------
+
+    async def _on_list_tools(
+        self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=self._tools)
+
+    async def _on_call_tool(
+        self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        return await self.call(params.name, params.arguments)
+
+    # ----- one call -------------------------------------------------------------
+
+    async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
+        """Run one tool call through the computer, counted and recorded."""
+        async with self._lock:
+            if self.end is not None:
+                self.computer.trace("mcp_refused", tool=name, reason=self.end.reason)
+                return _result(
+                    f"refused: the attempt has ended ({self.end.reason}); stop calling tools",
+                    error=True,
+                )
+            try:
+                result = await self._run(name, arguments)
+            except LimitReached as exc:
+                self._finish(LaneEnd(exc.reason, error=exc))
+                result = _result(
+                    f"{exc.reason}: {exc}. The attempt has ended; stop calling tools.", error=True
+                )
+            except Exception as exc:  # a computer fault ends the attempt; the agent re-raises it
+                self._finish(LaneEnd("fault", error=exc))
+                result = _result(f"the computer failed: {exc}", error=True)
+            self.computer.trace("mcp_call", tool=name, error=result.is_error)
+            return result
+
+    async def _run(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
+        try:
+            call = parse(name, arguments)
+        except BadCall as exc:
+            self.computer.recorder.count_call()  # the agent spent a call on it
+            return _result(str(exc), error=True)
+        if isinstance(call, Observe):
+            observation = await self.computer.observe()
+            return _result(observation.render())
+        if isinstance(call, Batch):
+            return await self._batch(call)
+        step = await self.computer.act(call)
+        self._after(call)
+        text, structured = step_result(step)
+        return _result(text, structured, error=step.status != "ok")
+
+    async def _batch(self, batch: Batch) -> types.CallToolResult:
+        steps: list[dict[str, Any]] = []
+        texts: list[str] = []
+        failed = False
+        for i, action in enumerate(batch.actions):
+            try:
+                step = await self.computer.act(action)
+            except LimitReached as exc:
+                raise LimitReached(
+                    exc.reason, f"{exc} (batch: {i} of {len(batch.actions)} actions ran)"
+                ) from exc
+            self._after(action)
+            text, structured = step_result(step)
+            steps.append(structured)
+            texts.append(f"[{i}] {action.op}: {text}")
+            if step.status != "ok":
+                failed = True
+                break
+            if isinstance(action, Done):
+                break
+        ran = len(steps)
+        if ran < len(batch.actions):
+            texts.append(f"stopped: {ran} of {len(batch.actions)} actions ran")
+        return _result("\n".join(texts), {"steps": steps, "ran": ran}, error=failed)
+
+    def _after(self, action: Action) -> None:
+        if isinstance(action, Done):
+            self._finish(LaneEnd("done", answer=action.answer))

@@ -1,0 +1,119 @@
+"""How numbers, bars and rows read, the same in the terminal, report.md and report.html."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Protocol
+
+from proctor.records import Bar, MetricRow, ScenarioRow
+
+NA = "n/a"
+OP_SIGNS = {">=": "≥", ">": ">", "<=": "≤", "<": "<"}
+METRIC_NAMES = {
+    "success": "success",
+    "planner_calls": "planner calls",
+    "tokens": "tokens",
+    "cost_usd": "$",
+    "seconds": "time",
+}
+
+
+def pct(value: float | None) -> str:
+    if value is None:
+        return NA
+    return f"{value * 100:.0f}%" if (value * 100).is_integer() else f"{value * 100:.1f}%"
+
+
+def money(value: float | None) -> str:
+    if value is None:
+        return NA
+    return f"${value:.2f}" if round(value, 2) == value else f"${value:.4f}"
+
+
+def num(value: float | None) -> str:
+    if value is None:
+        return NA
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+
+
+def secs(value: float | None) -> str:
+    if value is None:
+        return NA
+    return f"{value:.0f} s" if float(value).is_integer() else f"{value:.1f} s"
+
+
+def when(timestamp: float) -> str:
+    """A Unix time as local ``YYYY-MM-DD HH:MM``."""
+    return dt.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+
+
+def metric_value(metric: str, value: float | None) -> str:
+    """A value in the unit of its metric."""
+    if metric == "success" or metric.startswith("pass^"):
+        return pct(value)
+    if metric == "cost_usd":
+        return money(value)
+    if metric == "seconds":
+        return secs(value)
+    return num(value)
+
+
+def bar_title(bar: Bar) -> str:
+    """E.g. ``success ≥ 90%``, ``$ ≤ $0.0500``, ``time < 120.0 s``."""
+    name = METRIC_NAMES.get(bar.metric, bar.metric)
+    return f"{name} {OP_SIGNS[bar.op]} {metric_value(bar.metric, bar.target)}"
+
+
+def bar_cell(bar: Bar) -> str:
+    """✓ or ✗, then the value; an unknown value reads n/a and is never ✓."""
+    return f"{'✓' if bar.met else '✗'} {metric_value(bar.metric, bar.value)}"
+
+
+class Named(Protocol):
+    """Anything keyed by arm x model x mode."""
+
+    @property
+    def arm(self) -> str: ...
+    @property
+    def model(self) -> str | None: ...
+    @property
+    def mode(self) -> str | None: ...
+
+
+def row_name(row: Named) -> str:
+    """``arm``, then model and mode when set."""
+    return " · ".join(p for p in (row.arm, row.model, row.mode) if p)
+
+
+def interval(row: MetricRow) -> str:
+    """Success with its Wilson 95% interval, e.g. ``66.7% [20.8–93.9]``."""
+    if row.success is None or row.success_low is None or row.success_high is None:
+        return NA
+    return f"{pct(row.success)} [{row.success_low * 100:.1f}–{row.success_high * 100:.1f}]"
+
+
+def interval_short(row: MetricRow) -> str:
+    """The Wilson 95% interval alone, in whole percent, e.g. ``21–94%``."""
+    if row.success_low is None or row.success_high is None:
+        return NA
+    return f"{row.success_low * 100:.0f}–{row.success_high * 100:.0f}%"
+
+
+def pass_k_cell(row: MetricRow, k: int) -> str:
+    """pass^k, with how many scenarios it covers when fewer than all."""
+    value = row.pass_k.get(k)
+    if value is None:
+        return NA
+    used = row.pass_k_scenarios.get(k, row.scenarios)
+    return pct(value) + ("" if used == row.scenarios else f" ({used}/{row.scenarios} sc.)")
+
+
+def verdict(row: ScenarioRow) -> str:
+    """A scenario cell: ✓/✗ with passes/attempts, or the reason it was not scored."""
+    if row.result == "error":
+        return f"error ({row.infra_errors} infra)"
+    if row.result == "skipped":
+        return "skipped"
+    mark = "✓" if row.result == "passed" else "✗"
+    flaky = " ~" if row.flip_rate else ""
+    return f"{mark} {row.passes}/{row.attempts}{flaky}"

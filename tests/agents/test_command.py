@@ -1,0 +1,153 @@
+"""The command agent: external agents, as their own processes, through the MCP lane.
+
+The agent is tests/agents/agents_fixtures/mcp_agent.py, run with this venv's
+python; it speaks MCP through the SDK's client, over streamable HTTP or over
+stdio through the bridge. Counts are asserted as exact numbers, worked out from
+the agent's known call sequence.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from proctor.agents.command import CommandAgent
+from proctor.records import AttemptRecord
+from proctor.runner import Arm, PlanItem, Worker, attempt_folder, parse_arm, run_attempt
+from proctor.scenario import LoadedScenario, Scenario, load_scenario
+from proctor.world import all_sites
+
+pytestmark = pytest.mark.browser
+
+AGENT = Path(__file__).parent / "agents_fixtures" / "mcp_agent.py"
+FORM_OPS = ["fill", "fill", "select", "check", "check", "fill", "click"]
+
+
+def command(*args: str) -> str:
+    return shlex.join([sys.executable, str(AGENT), *args])
+
+
+async def run(worker: Worker, loaded: LoadedScenario, arm: Arm) -> AttemptRecord:
+    return await run_attempt(worker, PlanItem(loaded, arm, 1), write=True)
+
+
+def events(worker: Worker, loaded: LoadedScenario, arm: Arm) -> list[dict[str, Any]]:
+    folder = attempt_folder(worker.run_dir, PlanItem(loaded, arm, 1))
+    lines = (folder / "events.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def output(events: list[dict[str, Any]], kind: str) -> list[str]:
+    return [e["line"] for e in events if e["kind"] == kind]
+
+
+def scenario_file(tmp_path: Path, name: str, limits: str) -> LoadedScenario:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(
+        f"""
+id: {name}
+title: An external agent against the limits
+tier: local
+category: regression
+limits: {limits}
+brief: Look at {{site.forms}}/contact and wait.
+world:
+  sites: [forms]
+  browser: {{start: "{{site.forms}}/contact"}}
+checks:
+  - stop_reason: {{equals: done}}
+solution:
+  - {{op: done}}
+decoys:
+  - name: gives-up
+    steps: [{{op: wait, ms: 1}}]
+    fails: [stop_reason]
+"""
+    )
+    return load_scenario(path, sites=set(all_sites()))
+
+
+def gone(pid: int) -> bool:
+    """No process (not even a zombie) has this pid."""
+    return not Path(f"/proc/{pid}").exists()
+
+
+async def test_http_agent_drives_manual_selectors_to_a_pass(
+    worker: Worker, suite: dict[str, LoadedScenario]
+) -> None:
+    loaded = suite["manual-selectors"]
+    arm = parse_arm(f"mcp-http=command:{command('solve', 'http')}")
+    record = await run(worker, loaded, arm)
+    trace = events(worker, loaded, arm)
+    stderr = output(trace, "stderr")
+    assert record.result == "passed", (record.failed_checks, record.error, stderr[-20:])
+    assert record.agent == "command"
+    assert record.stop_reason == "done"
+    # observe, fill, fill, batch[select, check, check], fill, click, observe, done
+    assert record.tool_calls == 10
+    assert record.inputs == 7
+    assert [s.op for s in record.steps] == [*FORM_OPS, "done"]
+    stdout = output(trace, "stdout")
+    assert "SENT tool_calls=10 inputs=7" in stdout  # the agent's own tally agrees
+    limits = loaded.scenario.limits
+    assert stdout[0].startswith(f"limits tool_calls={limits.tool_calls} scratch=")
+    assert any(e["kind"] == "mcp_lane" for e in trace)
+    assert [e["code"] for e in trace if e["kind"] == "command_end"] == [0]
+
+
+async def test_stdio_agent_through_the_bridge_passes(
+    worker: Worker, suite: dict[str, LoadedScenario]
+) -> None:
+    loaded = suite["manual-selectors"]
+    arm = parse_arm(f"mcp-stdio=command:{command('solve', 'stdio')}")
+    record = await run(worker, loaded, arm)
+    stderr = output(events(worker, loaded, arm), "stderr")
+    assert record.result == "passed", (record.failed_checks, record.error, stderr[-20:])
+    # observe, batch[fill, fill, select, check, check, fill, click], done
+    assert record.tool_calls == 9
+    assert record.inputs == 7
+    assert [s.op for s in record.steps] == [*FORM_OPS, "done"]
+
+
+async def test_agent_past_the_tool_call_limit_is_stopped(worker: Worker, tmp_path: Path) -> None:
+    loaded = scenario_file(tmp_path, "mcp-tool-limit", "{seconds: 60, tool_calls: 3}")
+    pidfile = tmp_path / "spam.json"
+    arm = parse_arm(f"spam=command:{command('spam', str(pidfile))}")
+    record = await run(worker, loaded, arm)
+    assert record.stop_reason == "tool_limit"
+    assert record.error == "the tool-call limit (3) is used up"
+    assert record.tool_calls == 3  # the refused calls after the limit are not counted
+    assert record.agent_seconds < 30  # stopped by the limit, not by the wall
+    stdout = output(events(worker, loaded, arm), "stdout")
+    assert stdout[:3] == ["ok url: http://forms.proctor.test/contact"] * 3
+    assert stdout[3] == (
+        "ERROR tool_limit: the tool-call limit (3) is used up. "
+        "The attempt has ended; stop calling tools."
+    )
+    assert all(line.startswith("ERROR refused: the attempt has ended") for line in stdout[4:])
+    assert gone(json.loads(pidfile.read_text())["self"])
+
+
+async def test_agent_ignoring_the_wall_limit_is_killed(worker: Worker, tmp_path: Path) -> None:
+    loaded = scenario_file(tmp_path, "mcp-wall-limit", "{seconds: 5}")
+    pidfile = tmp_path / "sleep.json"
+    spec = f"command:{command('sleep', str(pidfile))}"
+
+    def factory(scenario: Scenario) -> CommandAgent:
+        return CommandAgent(command("sleep", str(pidfile)), grace=1.0)
+
+    arm = Arm(name="sleeper", spec=spec, factory=factory)
+    record = await run(worker, loaded, arm)
+    assert record.stop_reason == "timeout"
+    assert record.error == "the wall limit (5s) was reached"
+    pids = json.loads(pidfile.read_text())
+    # SIGTERM is ignored by both, so only SIGKILL ended them; both are reaped.
+    assert gone(pids["self"]) and gone(pids["child"]), pids
+    trace = events(worker, loaded, arm)
+    assert [e["left"] for e in trace if e["kind"] == "command_end"] == [[]]
+    assert f"sleeping; child {pids['child']}" in output(trace, "stdout")

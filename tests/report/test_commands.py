@@ -1,0 +1,177 @@
+"""proctor report / runs / diagnose / compare over constructed runs, and report.md's tables."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from report_records import failing_check, make, step, write_run
+from typer.testing import CliRunner
+
+from proctor.cli import app
+from proctor.errors import RunError
+from proctor.records import RunSummary
+from proctor.report import compare, render_markdown, summarize
+
+STEPS = [step(0, "navigate", "url /a"), step(1, "click", "button 'Go'")]
+
+
+def _in_order(records: list) -> list:
+    """Give records increasing start times, as a run would, so rows keep this order on disk."""
+    return [r.model_copy(update={"started_at": 1700000000.0 + i}) for i, r in enumerate(records)]
+
+
+def _run_a() -> list:
+    return _in_order([
+        make("alpha", "oracle", 1, "passed", steps=STEPS, seconds=2.0, cost_usd=0.0),
+        make("beta", "oracle", 1, "passed", steps=STEPS, seconds=4.0, cost_usd=0.0),
+        make("alpha", "agent", 1, "passed", steps=STEPS, cost_usd=0.02, planner_calls=2),
+        make("beta", "agent", 1, "failed", steps=STEPS, cost_usd=0.04, planner_calls=4,
+             checks=[failing_check()], failed_checks=["submitted"], stop_reason="done"),
+    ])  # fmt: skip
+
+
+def _run_b() -> list:
+    return _in_order([
+        make("alpha", "oracle", 1, "passed", steps=STEPS, seconds=2.0, cost_usd=0.0),
+        make("beta", "oracle", 1, "passed", steps=STEPS, seconds=4.0, cost_usd=0.0),
+        make("alpha", "agent", 1, "failed", steps=STEPS, cost_usd=0.03, planner_calls=3,
+             stop_reason="no_progress"),
+        make("beta", "agent", 1, "passed", steps=STEPS, cost_usd=0.01, planner_calls=1),
+    ])  # fmt: skip
+
+
+def test_report_md_results_bars_grid_and_causes() -> None:
+    records = _run_a()
+    text = render_markdown(summarize("a", records, 1700000000.0, 1700000010.0), records)
+    lines = text.splitlines()
+    results = lines.index("## Results")
+    assert lines[results + 2 : results + 6] == [
+        "| arm | scenarios | scored | success [95% CI] | pass^1 | med calls | med tokens | med $ "
+        "| med time | flip rate | infra |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| oracle | 2 | 2 | 100% [34.2–100.0] | 100% | 0 | 0 | $0.00 | 3 s | n/a | 0 |",
+        "| agent | 2 | 2 | 50% [9.5–90.5] | 50% | 3 | 0 | $0.03 | 1 s | n/a | 0 |",
+    ]
+    bars = lines.index("| arm | success ≥ 90% | pass^3 ≥ 80% | planner calls ≤ 3 | $ ≤ $0.05 "
+                       "| time < 120 s | met |")  # fmt: skip
+    assert lines[bars + 2 : bars + 4] == [
+        "| oracle | ✓ 100% | ✗ n/a | ✓ 0 | ✓ $0.00 | ✓ 3 s | 4/5 |",
+        "| agent | ✗ 50% | ✗ n/a | ✓ 3 | ✓ $0.03 | ✓ 1 s | 3/5 |",
+    ]
+    grid = lines.index("## Scenario x arm")
+    assert lines[grid + 2 : grid + 6] == [
+        "| scenario | oracle | agent |",
+        "|---|---|---|",
+        "| alpha | ✓ 1/1 | ✓ 1/1 |",
+        "| beta | ✓ 1/1 | ✗ 0/1 |",
+    ]
+    causes = lines.index("### wrong outcome (1)")
+    assert lines[causes + 1] == (
+        "- `attempts/beta/agent-1`: check submitted: no accepted post to /submit/contact; "
+        "no tool error"
+    )
+    assert "No scenario ran 3 or more times per arm." in lines
+
+
+def test_compare_marks_what_changed() -> None:
+    a = summarize("a", _run_a(), 0.0, 1.0)
+    b = summarize("b", _run_b(), 0.0, 1.0)
+    result = compare(a, b)
+    assert [(s.scenario, s.row, s.a, s.b, s.mark) for s in result.scenarios] == [
+        ("alpha", "oracle", "✓ 1/1", "✓ 1/1", ""),
+        ("beta", "oracle", "✓ 1/1", "✓ 1/1", ""),
+        ("alpha", "agent", "✓ 1/1", "✗ 0/1", "▼ broke"),
+        ("beta", "agent", "✗ 0/1", "✓ 1/1", "▲ fixed"),
+    ]
+    oracle, agent = result.rows
+    assert not oracle.changed
+    cells = {c.metric: (c.a, c.b, c.mark) for c in agent.cells}
+    assert cells["success"] == ("50%", "50%", "")
+    assert cells["med $"] == ("$0.03", "$0.02", "▲")  # ▲ = better: lower $ per task
+    assert cells["med calls"] == ("3", "2", "▲")
+
+
+def _write(results: Path) -> None:
+    write_run(results / "a", _run_a())
+    write_run(results / "b", _run_b())
+
+
+def test_report_command_rebuilds_files_from_records(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    _write(results)
+    out = CliRunner().invoke(app, ["report", "a", "--results", str(results)])
+    assert out.exit_code == 0, out.output
+    for name in ("summary.json", "report.md", "report.html"):
+        assert (results / "a" / name).is_file()
+        assert str(results / "a" / name) in out.output
+    summary = RunSummary.model_validate_json((results / "a" / "summary.json").read_text())
+    assert [(m.arm, m.passes, m.attempts) for m in summary.metrics] == [
+        ("oracle", 2, 2),
+        ("agent", 1, 2),
+    ]
+    assert not (results / "history.jsonl").exists()  # a rebuild is not a new run
+
+    targets = tmp_path / "t.toml"
+    targets.write_text('[[bars]]\nmetric = "success"\nop = ">="\ntarget = 0.5\n')
+    out = CliRunner().invoke(
+        app, ["report", "a", "--targets", str(targets), "--results", str(results)]
+    )
+    assert out.exit_code == 0, out.output
+    summary = RunSummary.model_validate_json((results / "a" / "summary.json").read_text())
+    assert [[b.met for b in m.bars] for m in summary.metrics] == [[True], [True]]
+    assert summary.targets == str(targets)
+
+
+def test_runs_lists_labels_with_headline(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    _write(results)
+    for label in ("a", "b"):
+        assert CliRunner().invoke(app, ["report", label, "--results", str(results)]).exit_code == 0
+    (results / "history.jsonl").write_text(
+        json.dumps({"label": "old", "started_at": 1600000000.0, "passed": 3, "failed": 0,
+                    "skipped": 0, "errors": 0, "arms": ["oracle"], "scenarios": 3}) + "\n"
+    )  # fmt: skip
+    out = CliRunner().invoke(app, ["runs", "--results", str(results)], env={"COLUMNS": "200"})
+    assert out.exit_code == 0, out.output
+    lines = [line.strip() for line in out.output.splitlines()]
+    rows = [line for line in lines if line.split(" ")[0] in ("old", "a", "b")]
+    assert [row.split()[0] for row in rows] == ["old", "a", "b"]
+    assert "2020-09-13" in rows[0] and "folder missing" in rows[0]
+    assert "oracle 100%" in out.output and "agent 50%" in out.output
+    assert "3 run(s) under" in lines[-1]
+
+
+def test_diagnose_prints_groups_counts_and_paths(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    _write(results)
+    out = CliRunner().invoke(app, ["diagnose", "b", "--results", str(results)])
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines() == [
+        "1 failed attempt(s) by cause:",
+        "  guard stop: no_progress: 1",
+        f"    {results}/b/attempts/alpha/agent-1  stopped by no_progress",
+    ]
+
+
+def test_compare_command_and_unknown_label(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    _write(results)
+    out = CliRunner().invoke(
+        app, ["compare", "a", "b", "--results", str(results)], terminal_width=200
+    )
+    assert out.exit_code == 0, out.output
+    assert "▼ broke" in out.output and "▲ fixed" in out.output
+    assert "2 of 4 scenario row(s) differ; 1 of 2 arm row(s) differ" in out.output
+    missing = CliRunner().invoke(app, ["diagnose", "nope", "--results", str(results)])
+    assert isinstance(missing.exception, RunError)
+    assert "no run 'nope'" in str(missing.exception) and "a, b" in str(missing.exception)
+
+
+@pytest.mark.parametrize("command", ["report", "diagnose"])
+def test_a_run_with_no_attempt_says_how_to_finish_it(tmp_path: Path, command: str) -> None:
+    (tmp_path / "results" / "empty" / "attempts").mkdir(parents=True)
+    out = CliRunner().invoke(app, [command, "empty", "--results", str(tmp_path / "results")])
+    assert isinstance(out.exception, RunError)
+    assert "--resume" in str(out.exception)
