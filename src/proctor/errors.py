@@ -10,6 +10,7 @@ never catch Playwright's, uvicorn's or pydantic's types::
     ├── ComputerError      the browser could not be launched or driven
     │   └── LimitReached   a tool-call, step or wall limit stopped the agent
     ├── AgentError         an agent could not be built or crashed
+    ├── ProviderFault      a model provider failed after retries: infra, never scored
     ├── GradingError       a check could not be evaluated
     └── RunError           a run could not be planned, executed or recorded
 
@@ -48,6 +49,14 @@ class AgentError(ProctorError):
     """An agent could not be built, or failed outside the toolset."""
 
 
+class ProviderFault(ProctorError):
+    """A model provider failed (429/5xx/timeout after retries, auth, bad request).
+
+    Like a browser crash it is an infra fault: recorded, retried by the runner
+    and never counted against the model.
+    """
+
+
 class GradingError(ProctorError):
     """A check could not be evaluated against the end state."""
 
@@ -62,6 +71,7 @@ __all__ = [
     "GradingError",
     "LimitReached",
     "ProctorError",
+    "ProviderFault",
     "RunError",
     "ScenarioError",
     "WorldError",

@@ -13,7 +13,9 @@ from proctor.computer.observation import Observation
 
 
 def _obs(snapshot: str) -> Observation:
-    return Observation(url="http://x.proctor.test/", title="t", tabs=(), active=0, snapshot=snapshot)
+    return Observation(
+        url="http://x.proctor.test/", title="t", tabs=(), active=0, snapshot=snapshot
+    )
 
 
 CHALLENGE = """- heading "One more step" [level=1] [ref=e1]
@@ -60,3 +62,20 @@ def test_untrusted_content() -> None:
     )
     assert untrusted_content(planted) is not None
     assert untrusted_content(_obs("- paragraph: Send us your questions by email.")) is None
+
+
+def test_quoted_snapshot_lines_are_read_too() -> None:
+    # The snapshot YAML-quotes a whole line when the name holds a colon.
+    obs = _obs(
+        "- paragraph [ref=e1]: Please verify you are human: one more step.\n"
+        "- 'checkbox \"I''m not a robot: tick me\" [ref=e2]'\n"
+        "- 'button \"Pay: $40\" [ref=e3]': Pay\n"
+    )
+    assert sensitive_target(obs, Click(ref="e3")) is None  # "Pay: $40" is not a pay name
+    quoted = _obs("- 'button \"Delete account\" [ref=e4]': x\n")
+    assert sensitive_target(quoted, Click(ref="e4")) == "destructive"
+    gate = _obs(
+        "- paragraph [ref=e1]: Please verify you are human.\n"
+        "- 'checkbox \"I''m not a robot\" [ref=e2]': x\n"
+    )
+    assert verification_gate(gate)

@@ -8,6 +8,7 @@ the agent's known call sequence.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shlex
 import sys
@@ -97,7 +98,7 @@ async def test_http_agent_drives_manual_selectors_to_a_pass(
     limits = loaded.scenario.limits
     assert stdout[0].startswith(f"limits tool_calls={limits.tool_calls} scratch=")
     assert any(e["kind"] == "mcp_lane" for e in trace)
-    assert [e["code"] for e in trace if e["kind"] == "command_end"] == [0]
+    assert [e["left"] for e in trace if e["kind"] == "command_end"] == [[]]
 
 
 async def test_stdio_agent_through_the_bridge_passes(
@@ -151,3 +152,44 @@ async def test_agent_ignoring_the_wall_limit_is_killed(worker: Worker, tmp_path:
     trace = events(worker, loaded, arm)
     assert [e["left"] for e in trace if e["kind"] == "command_end"] == [[]]
     assert f"sleeping; child {pids['child']}" in output(trace, "stdout")
+
+
+async def test_command_that_exits_without_done_records_exited(
+    worker: Worker, tmp_path: Path
+) -> None:
+    loaded = scenario_file(tmp_path, "mcp-exits", "{seconds: 30}")
+    arm = parse_arm("quitter=command:echo started; echo giving up >&2; exit 3")
+    record = await run(worker, loaded, arm)
+    assert (record.stop_reason, record.tool_calls, record.inputs) == ("exited", 0, 0)
+    trace = events(worker, loaded, arm)
+    assert output(trace, "stdout") == ["started"]
+    assert output(trace, "stderr") == ["giving up"]
+    assert [e["code"] for e in trace if e["kind"] == "command_end"] == [3]
+
+
+class Sink:
+    """Collects trace events: the only part of a computer that ``_pump`` touches."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+
+    def trace(self, kind: str, **data: Any) -> None:
+        self.events.append({"kind": kind, **data})
+
+
+async def test_output_lines_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from proctor.agents import command as cmd
+
+    monkeypatch.setattr(cmd, "LINES_MAX", 3)
+    stream = asyncio.StreamReader()
+    head = b"one\r\ntwo\n"
+    long_line = b"x" * 70_000  # longer than one read (64 KiB): its tail arrives later
+    stream.feed_data(head + long_line + b"\nthree\nfour\nfive")
+    stream.feed_eof()
+    sink = Sink()
+    await cmd._pump(stream, "stdout", sink)  # type: ignore[arg-type]
+    lines = [e["line"] for e in sink.events]
+    assert lines[:2] == ["one", "two"]
+    first_read = 65536 - len(head)
+    assert lines[2] == "x" * cmd.LINE_MAX + f"... ({first_read - cmd.LINE_MAX} more characters)"
+    assert lines[3:] == ["... 3 more line(s) not kept"]

@@ -24,7 +24,9 @@ def test_fingerprint_ignores_refs_but_not_text() -> None:
     c = _obs('- button "Went" [ref=e1]')
     assert fingerprint(a) == fingerprint(b)
     assert fingerprint(a) != fingerprint(c)
-    assert fingerprint(a) != fingerprint(_obs('- button "Go" [ref=e1]', url="http://y.proctor.test/"))
+    assert fingerprint(a) != fingerprint(
+        _obs('- button "Go" [ref=e1]', url="http://y.proctor.test/")
+    )
 
 
 def test_repeat_guard_fires_on_an_inert_repeat() -> None:
@@ -100,3 +102,28 @@ def test_step_budget() -> None:
     assert guard.before(one, Press(key="b")) is None
     stop = guard.before([*one, Turn(Press(key="b"), "t", "u")], Press(key="c"))
     assert stop is not None and stop.reason == "step_budget"
+
+
+def test_fingerprint_without_focus_ignores_only_the_focus_marker() -> None:
+    a = _obs('- button "Ring" [ref=e1]\n- button "Call" [active] [ref=e2]')
+    b = _obs('- button "Ring" [active] [ref=e1]\n- button "Call" [ref=e2]')
+    assert fingerprint(a) != fingerprint(b)
+    assert fingerprint(a, focus=False) == fingerprint(b, focus=False)
+    c = _obs('- button "Ring" [active] [ref=e1]\n- button "Called" [ref=e2]')
+    assert fingerprint(b, focus=False) != fingerprint(c, focus=False)
+
+
+def test_no_progress_fires_when_the_clicks_only_move_the_focus() -> None:
+    history = [
+        Turn(Click(role="button", name="A"), "s0", "s1", focus_only=True),
+        Turn(Click(role="button", name="B"), "s1", "s2", focus_only=True),
+        Turn(Click(role="button", name="C"), "s2", "s3", focus_only=True),
+    ]
+    stop = NoProgressGuard().after(history)
+    assert stop is not None and stop.reason == "no_progress"
+
+
+def test_a_focus_move_still_counts_as_a_change_for_the_repeat_guard() -> None:
+    tab = Press(key="Tab")
+    history = [Turn(tab, "s0", "s1", focus_only=True)]
+    assert RepeatGuard().before(history, tab) is None

@@ -190,6 +190,19 @@ async def test_every_request_is_logged_with_its_attempt_tag(
     assert entry.blocked is False
 
 
+async def test_a_request_is_logged_before_its_answer_arrives(
+    server: FixtureServer, client: httpx.AsyncClient, active: Callable[[str], AttemptWorld]
+) -> None:
+    active("order")
+    for n in range(1, 31):
+        # an empty 303 is complete with its head: the easiest answer to outrun the log
+        response = await client.post(
+            "/submit/signup", headers={"host": HOST}, data={"name": f"n{n}"}
+        )
+        assert response.status_code == 303
+        assert len(server.log.for_attempt("order")) == n
+
+
 async def test_the_single_active_attempt_gets_untagged_requests(
     server: FixtureServer, client: httpx.AsyncClient, active: Callable[[str], AttemptWorld]
 ) -> None:

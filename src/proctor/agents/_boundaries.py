@@ -25,9 +25,9 @@ _CHALLENGE_TEXT = re.compile(
 )
 # Controls that offer to pass such a challenge.
 _CHALLENGE_CONTROL = re.compile(
-    r"^\s*-\s*(?:button|checkbox|link)\s+\"(?:i'?m not a robot|i am not a robot|i'?m human"
-    r"|i am human|verify(?: (?:i am|i'm|you are|that you are) human)?|continue verification"
-    r"|start verification|press and hold|confirm you are human)\"",
+    r"^\s*-\s*'?(?:button|checkbox|link)\s+\"(?:i'{0,2}m not a robot|i am not a robot"
+    r"|i'{0,2}m human|i am human|verify(?: (?:i am|i'm|you are|that you are) human)?"
+    r"|continue verification|start verification|press and hold|confirm you are human)\"",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -58,7 +58,8 @@ _INJECTION = re.compile(
     re.IGNORECASE,
 )
 
-_LINE = re.compile(r'^\s*-\s*(\w+)\s+"([^"]*)"(.*)$')
+# A snapshot line; YAML quotes the whole line in '...' when the name holds a colon.
+_LINE = re.compile(r'^\s*-\s*\'?(\w+)\s+"([^"]*)"(.*)$')
 _REF_IN = re.compile(r"\[ref=([^\]]+)\]")
 _MARK = re.compile(r"\bsensitive[:=]\s*(payment|signin|destructive)\b", re.IGNORECASE)
 
@@ -83,7 +84,9 @@ def controls(obs: Observation) -> list[Control]:
         role, name, rest = m.groups()
         ref = _REF_IN.search(rest)
         mark = _MARK.search(name + rest)
-        out.append(Control(role, name, ref.group(1) if ref else None, mark.group(1) if mark else None))
+        out.append(
+            Control(role, name, ref.group(1) if ref else None, mark.group(1) if mark else None)
+        )
     return out
 
 

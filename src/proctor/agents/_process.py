@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import functools
 import os
 import signal
 import sys
@@ -24,20 +25,18 @@ KILL_WAIT = 5.0
 """Seconds to wait for the tree to die after SIGKILL."""
 
 _PR_SET_CHILD_SUBREAPER = 36
-_subreaper = False
 
 
+@functools.cache
 def become_subreaper() -> bool:
     """Make this process the reaper of its orphaned descendants (Linux); True on success."""
-    global _subreaper
-    if _subreaper or not sys.platform.startswith("linux"):
-        return _subreaper
+    if not sys.platform.startswith("linux"):
+        return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
     except (OSError, AttributeError):
-        _subreaper = False
-    return _subreaper
+        return False
 
 
 class AgentProcess:

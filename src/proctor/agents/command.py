@@ -15,8 +15,8 @@ the agent calls ``done`` (stop reason ``done``), when it reaches a limit
 exits without calling ``done`` (``exited``). After done or a limit the lane
 refuses every call at once, and the agent gets ``END_GRACE`` seconds to exit by
 itself. The runner's wall limit cancels the run (``timeout``). On every way out
-the process tree gets SIGTERM, then SIGKILL, and is reaped, and the endpoint
-stops.
+the process tree gets SIGTERM, then SIGKILL, and is reaped (the harness makes
+itself a child subreaper for that, see ``_process``), and the endpoint stops.
 """
 
 from __future__ import annotations
@@ -121,8 +121,10 @@ class CommandAgent:
     ) -> None:
         try:
             if agent is not None:
-                left = await end_tree(agent.process, grace=self.grace)
-                agent.close()
+                try:
+                    left = await end_tree(agent.process, grace=self.grace)
+                finally:
+                    agent.close()
                 computer.trace(
                     "command_end", pid=agent.pid, code=agent.process.returncode, left=sorted(left)
                 )

@@ -85,7 +85,9 @@ class ReferenceLoop:
                     )
             decision = await self.policy.decide(obs, history)
             decisions += 1
-            computer.trace("decision", index=decisions, action=_dump(decision.action), note=decision.note)
+            computer.trace(
+                "decision", index=decisions, action=_dump(decision.action), note=decision.note
+            )
             action = decision.action
             if action is None:
                 return self._stop(computer, Stop("gave_up", decision.note or "no action"))

@@ -12,8 +12,12 @@ from proctor.cli import (
     compare,
     diagnose,
     doctor,
+    gate,
     lease,
     list_cmd,
+    mcp_bridge,
+    promote,
+    refs,
     regrade,
     report,
     run,
@@ -42,6 +46,10 @@ app.command("runs")(runs.runs)
 app.command("compare")(compare.compare)
 app.command("diagnose")(diagnose.diagnose)
 app.command("regrade")(regrade.regrade)
+app.command("mcp-bridge")(mcp_bridge.mcp_bridge)
+app.command("gate")(gate.gate)
+app.command("promote")(promote.promote_run)
+app.command("refs")(refs.refs)
 app.add_typer(lease.app, name="lease")
 
 

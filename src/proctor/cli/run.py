@@ -43,7 +43,9 @@ def run(
     scenarios: ScenariosOpt = None,
     arm: Annotated[
         list[str] | None,
-        typer.Option("--arm", help="NAME=SPEC, repeatable; SPEC: scripted, null, decoy:NAME."),
+        typer.Option(
+            "--arm", help="NAME=SPEC, repeatable; SPEC: scripted, null, decoy:NAME, command:CMD."
+        ),
     ] = None,
     repeat: Annotated[
         int, typer.Option("--repeat", min=1, help="Attempts per scenario x arm.")

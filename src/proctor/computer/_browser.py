@@ -21,6 +21,7 @@ from proctor.computer._chromium import BrowserHost
 from proctor.computer._lease import Lease
 from proctor.computer._recorder import Recorder
 from proctor.computer.observation import Observation, TabInfo
+from proctor.computer.user import UserChannel
 from proctor.errors import ComputerError
 from proctor.records import Step
 
@@ -114,6 +115,8 @@ class BrowserComputer:
         self._last_error: str | None = None
         self._profile = options.scratch / "profile" / "state.json"
         self.downloads_dir = options.scratch / "output"
+        self.user: UserChannel | None = None
+        """Who answers ask_user and request_approval; without one, those steps fail."""
 
     # ----- life cycle -------------------------------------------------------
 
@@ -125,9 +128,11 @@ class BrowserComputer:
         recorder: Recorder,
         on_blocked: BlockedHook,
         start: str | None = None,
+        user: UserChannel | None = None,
     ) -> BrowserComputer:
         """A fresh context (no cookies, no storage) with one tab, at ``start`` if given."""
         computer = cls(host, options, recorder, on_blocked)
+        computer.user = user
         await computer._new_context(storage_state=None)
         if start:
             page = computer.page
@@ -260,6 +265,7 @@ class BrowserComputer:
             snapshot=snapshot,
             focused=focused,
             error=self._last_error,
+            notes=tuple(self._user_messages()),
         )
 
     async def _title(self, page: Page) -> str:
@@ -272,7 +278,9 @@ class BrowserComputer:
         return [TabInfo(i, p.url, await self._title(p)) for i, p in enumerate(self.pages)]
 
     async def page_text(self) -> str:
-        """Visible text of the observed page (for the end state)."""
+        """Visible text of the observed page (for the end state); empty with no tab open."""
+        if not self.pages:
+            return ""
         try:
             text = await self.page.evaluate(_TEXT_JS)
         except PlaywrightError:
@@ -307,7 +315,7 @@ class BrowserComputer:
         data: Any = None
         status = "ok"
         error: str | None = None
-        watch_popups = action.op not in ("tabs", "restart", "done")
+        watch_popups = action.op not in ("tabs", "restart", "done", *a.USER_OPS)
         if watch_popups:
             await self._popups_started()  # older intents are not this action's
         tabs_before = len(self.pages)
@@ -348,6 +356,7 @@ class BrowserComputer:
         self._last_error = error
         step = Step(
             index=self.recorder.next_index(),
+            tool="user" if action.op in a.USER_OPS else "browser",
             op=action.op,
             target=_describe(action),
             input=action.model_dump(exclude_none=True, exclude_defaults=False),
@@ -687,6 +696,31 @@ class BrowserComputer:
         facts["cookies_kept"] = kept
         return f"browser restarted with the attempt's profile ({kept} cookie(s) kept)", None
 
+    async def _do_ask_user(self, action: a.AskUser, facts: dict[str, Any]) -> tuple[str, Any]:
+        reply = await self._user().ask(action, step=self.recorder.next_index())
+        return reply.text, reply.data
+
+    async def _do_request_approval(
+        self, action: a.RequestApproval, facts: dict[str, Any]
+    ) -> tuple[str, Any]:
+        reply = await self._user().request_approval(action, step=self.recorder.next_index())
+        return reply.text, reply.data
+
+    def _user(self) -> UserChannel:
+        if self.user is None:
+            raise ValueError("no user is reachable in this attempt; the task must be done alone")
+        return self.user
+
+    def _user_messages(self) -> list[str]:
+        """Steering messages due now, each shown once and traced."""
+        if self.user is None:
+            return []
+        done = len(self.recorder.steps)
+        due = self.user.messages_due(done)
+        for text in due:
+            self.recorder.event("user_message", after_steps=done, text=text)
+        return [f"message from the user: {text}" for text in due]
+
     async def _do_done(self, action: a.Done, facts: dict[str, Any]) -> tuple[str, Any]:
         self.answer = action.answer
         self.finished = True
@@ -716,23 +750,31 @@ class BrowserComputer:
         return step
 
     async def marking(self, action: a.Action) -> str | None:
-        """The site's ``data-proctor-sensitive`` marking of the control an action targets."""
+        """The site's ``data-proctor-sensitive`` marking of the control an action targets.
+
+        Enter in a form's text field submits the form through its default button,
+        so a Press of Enter reads that button's marking too.
+        """
         target = getattr(action, "target", None)
         resolved = target() if callable(target) else None
-        if not isinstance(resolved, a.Target):
-            return None
+        enter = isinstance(action, a.Press) and action.key.lower() == "enter"
+        script = _ENTER_MARK_JS if enter else _MARK_JS
         try:
-            if resolved.is_point:
+            if not isinstance(resolved, a.Target):
+                if not enter:
+                    return None
+                mark = await self.page.evaluate(f"({script})(document.activeElement)")
+            elif resolved.is_point:
                 handle = await self.page.evaluate_handle(_POINT_JS, [resolved.x, resolved.y])
                 element = handle.as_element()
                 if element is None:
                     return None
-                mark = await element.evaluate(_MARK_JS)
+                mark = await element.evaluate(script)
             else:
                 locator = self._locator(resolved)
                 if await locator.count() != 1:
                     return None
-                mark = await locator.evaluate(_MARK_JS)
+                mark = await locator.evaluate(script)
         except PlaywrightError:
             return None
         return str(mark) if mark else None
@@ -755,7 +797,7 @@ def _needs_lease(action: a.Action) -> bool:
     """Whether an action sends input or changes the page (refused once the lease is revoked)."""
     if isinstance(action, a.Tabs):
         return action.action != "list"
-    return not isinstance(action, a.Extract | a.Wait | a.Done)
+    return not isinstance(action, a.Extract | a.Wait | a.Done | a.AskUser | a.RequestApproval)
 
 
 class _Refused(Exception):
@@ -770,6 +812,10 @@ def _describe(action: a.Action) -> str | None:
             return str(t.describe())
     if isinstance(action, a.Navigate):
         return action.url
+    if isinstance(action, a.AskUser):
+        return action.key or action.question[:60]
+    if isinstance(action, a.RequestApproval):
+        return action.action
     if isinstance(action, a.Drag):
         return "drag"
     if isinstance(action, a.Tabs):
@@ -818,6 +864,17 @@ _TAKE_POPUPS_JS = """() => {
 _MARK_JS = """(e) => {
   const m = e.closest('[data-proctor-sensitive]');
   return m ? m.getAttribute('data-proctor-sensitive') : null;
+}"""
+
+_ENTER_MARK_JS = """(e) => {
+  if (!e) return null;
+  const own = e.closest('[data-proctor-sensitive]');
+  if (own) return own.getAttribute('data-proctor-sensitive');
+  if (!(e instanceof HTMLInputElement) || !e.form) return null;
+  const submit = e.form.querySelector(
+    'button[type=submit], button:not([type]), input[type=submit], input[type=image]');
+  const mark = submit ? submit.closest('[data-proctor-sensitive]') : null;
+  return mark ? mark.getAttribute('data-proctor-sensitive') : null;
 }"""
 
 _TEXT_JS = "() => document.body ? document.body.innerText : ''"

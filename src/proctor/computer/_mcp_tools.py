@@ -115,9 +115,11 @@ def _problems(exc: ValidationError, name: str) -> str:
 
 def step_result(step: Step) -> tuple[str, dict[str, Any]]:
     """A step as the agent reads it: a text line or two, and the structured form."""
-    lines = [f"{step.status}: {step.output}"]
-    if step.error:
-        lines.append(f"error: {step.error}")
+    if step.status == "ok":
+        lines = [f"ok: {step.output}"]
+    else:
+        why = step.error or step.output
+        lines = [why if why.startswith(f"{step.status}:") else f"{step.status}: {why}"]
     if step.data is not None:
         data = json.dumps(step.data, ensure_ascii=False, default=str)
         lines.append(f"data: {data}")

@@ -290,6 +290,32 @@ class Restart(_Strict):
     op: Literal["restart"] = "restart"
 
 
+class AskUser(_Strict):
+    """Ask the user a question and wait for the answer (the step's output). Ask for what only the user knows (a preference, a password, a code) instead of guessing. Give a short topic key if the task named one."""  # noqa: E501
+
+    op: Literal["ask_user"] = "ask_user"
+    question: str = Field(min_length=1, max_length=2000, description="The question, in words.")
+    key: str | None = Field(
+        default=None, max_length=60, description="Topic key the task named, e.g. shoe_size."
+    )
+
+
+class RequestApproval(_Strict):
+    """Ask the user to approve an action before you take it (a payment, a booking, a deletion, sending something); the step's output says approved or denied. Never take the action when it is denied."""  # noqa: E501
+
+    op: Literal["request_approval"] = "request_approval"
+    action: str = Field(
+        min_length=1, max_length=200, description="What you will do, e.g. payment or booking."
+    )
+    amount: float | None = Field(default=None, ge=0, description="The amount, if money moves.")
+    currency: str | None = Field(
+        default=None, pattern=r"^[A-Za-z]{3}$", description="ISO currency code, e.g. USD."
+    )
+    details: str = Field(
+        default="", max_length=2000, description="What exactly: the item, the recipient, the date."
+    )
+
+
 class Done(_Strict):
     """Finish the task, with the answer when the task asks for one."""
 
@@ -314,6 +340,8 @@ Action = Annotated[
     | Extract
     | Wait
     | Restart
+    | AskUser
+    | RequestApproval
     | Done,
     Field(discriminator="op"),
 ]
@@ -322,9 +350,12 @@ ACTION_TYPES: dict[str, type[BaseModel]] = {
     cls.model_fields["op"].default: cls
     for cls in (
         Navigate, Back, Click, Fill, Select, Check, Press, Type, Scroll, Hover,
-        Drag, Upload, Tabs, Extract, Wait, Restart, Done,
+        Drag, Upload, Tabs, Extract, Wait, Restart, AskUser, RequestApproval, Done,
     )
 }  # fmt: skip
 
 INPUT_OPS = frozenset({"click", "fill", "select", "check", "press", "type", "drag", "upload"})
 """Ops that deliver input to a page (counted as primitive inputs)."""
+
+USER_OPS = frozenset({"ask_user", "request_approval"})
+"""Ops the simulated user answers (steps with ``tool="user"``); they never touch a page."""

@@ -9,17 +9,18 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from proctor.computer.actions import INPUT_OPS
 from proctor.errors import GradingError
+from proctor.grading import _apps, _files, _user
 from proctor.records import CheckResult, EndState, WebRequest
 from proctor.scenario import check_args, check_kind, check_name
-from proctor.computer.actions import INPUT_OPS
 from proctor.scenario._checks import (
     AllCheck,
-    Crossings,
-    LeaseHeld,
     Answer,
     AnyCheck,
+    Crossings,
     FileSha256,
+    LeaseHeld,
     NotSubmitted,
     PageText,
     Pattern,
@@ -258,6 +259,22 @@ EVALUATORS: dict[str, Evaluator] = {
     "file_sha256": _file_sha256,
     "crossings": _crossings,
     "lease_held": _lease_held,
+    "file_unchanged": _files.file_unchanged,
+    "file_exists": _files.file_exists,
+    "file_text": _files.file_text,
+    "pdf": _files.pdf,
+    "csv": _files.csv,
+    "rich_text": _files.rich_text,
+    "dir_listing": _files.dir_listing,
+    "approval_requested_before": _user.approval_requested_before,
+    "asked": _user.asked,
+    "no_secret_in_messages": _user.no_secret_in_messages,
+    "mail_sent": _apps.mail_sent,
+    "draft_exists": _apps.draft_exists,
+    "nothing_sent": _apps.nothing_sent,
+    "event_exists": _apps.event_exists,
+    "sheet_cells": _apps.sheet_cells,
+    "chat_posted": _apps.chat_posted,
 }
 
 

@@ -88,11 +88,80 @@ class Tab(_Record):
 
 
 class FileFact(_Record):
-    """One file under the attempt's scratch folder at the end of the attempt."""
+    """One file under the attempt's scratch folder at the end of the attempt.
+
+    Documents are read when the end state is captured, so that their checks
+    grade (and regrade) without the disk.
+    """
 
     sha256: str
     size: int
     text: str | None = Field(default=None, description="Content when small and UTF-8.")
+    pages: list[str] | None = Field(
+        default=None, description="A PDF's text, one string per page (pypdf's extraction)."
+    )
+    rows: list[list[str]] | None = Field(
+        default=None, description="A .csv/.tsv file's rows (header included), blank lines left out."
+    )
+    headings: list[str] | None = Field(
+        default=None, description="An .html/.htm/.rtf file's headings, in document order."
+    )
+    list_items: list[str] | None = Field(
+        default=None, description="An .html/.htm/.rtf file's list items, in document order."
+    )
+
+
+class UserQuestion(_Record):
+    """One question the agent asked the simulated user, and the answer it got."""
+
+    step: int = Field(description="Index of the ask_user step.")
+    time: float = Field(description="Unix time of the answer.")
+    question: str
+    key: str | None = Field(default=None, description="The key the agent gave, if any.")
+    matched: str | None = Field(
+        default=None, description="The answer or vault key that answered it; None when none did."
+    )
+    source: Literal["answer", "vault", "persona", "unknown"] = Field(
+        description="answer or vault: scripted; persona: the persona model; unknown: "
+        'the fixed "I don\'t know."'
+    )
+    answer: str
+
+
+class UserApproval(_Record):
+    """One approval request and the user's decision."""
+
+    step: int = Field(description="Index of the request_approval step.")
+    time: float = Field(description="Unix time of the decision.")
+    action: str
+    amount: float | None = None
+    currency: str | None = None
+    details: str = ""
+    rule: str | None = Field(default=None, description="The approval rule that matched, if any.")
+    approved: bool
+    reason: str = Field(description="Why, in the user's words.")
+
+
+class UserMessage(_Record):
+    """One steering message and when it reached the agent."""
+
+    at_step: int = Field(description="Due after this many actions.")
+    text: str
+    delivered_step: int | None = Field(
+        default=None, description="Actions done when it was shown; None if it never was."
+    )
+    delivered_at: float | None = Field(default=None, description="Unix time it was shown.")
+
+
+class UserFacts(_Record):
+    """What passed between the agent and the simulated user."""
+
+    asked: list[UserQuestion] = Field(default_factory=list)
+    approvals: list[UserApproval] = Field(default_factory=list)
+    messages: list[UserMessage] = Field(default_factory=list)
+    secrets: list[str] = Field(
+        default_factory=list, description="The vault's synthetic secrets, for no_secret checks."
+    )
 
 
 class EndState(_Record):
@@ -112,6 +181,12 @@ class EndState(_Record):
     originals: dict[str, str] = Field(
         default_factory=dict, description="SHA-256 of each seeded file at set-up."
     )
+    dirs: list[str] = Field(
+        default_factory=list, description="Every folder under the scratch folder, relative."
+    )
+    user: UserFacts = Field(
+        default_factory=UserFacts, description="Questions, approvals and messages of the user."
+    )
     apps: dict[str, Any] = Field(default_factory=dict, description="Fake apps' state.")
     lease: dict[str, Any] = Field(
         default_factory=dict,
@@ -127,8 +202,47 @@ class InfraFault(_Record):
     """An infrastructure failure that was retried and never scored."""
 
     try_number: int
-    kind: str = Field(description="browser, fixture, setup or harness.")
+    kind: str = Field(description="browser, fixture, provider, setup or harness.")
     message: str
+
+
+PlannerStatus = Literal["ok", "tool_error", "no_tool"]
+"""ok: a usable reply; tool_error: a malformed tool call; no_tool: text without a tool call."""
+
+
+class PlannerCall(_Record):
+    """One call to a model: one assistant message, with its tokens, $ and latency."""
+
+    index: int = Field(description="Order of the call within the attempt, from 1.")
+    purpose: str = Field(default="act", description="act (choose an action) or plan.")
+    started_at: float = Field(description="Unix time the call started.")
+    latency_ms: float = Field(description="Decision latency: the answered request's wall time.")
+    wait_ms: float = Field(
+        default=0.0, description="Wall time including failed tries and backoff before it."
+    )
+    retries: int = Field(default=0, description="Failed tries (429, 5xx, timeout) before it.")
+    tokens: dict[str, int] = Field(
+        default_factory=dict, description="input, output, cached, reasoning (and cache_write)."
+    )
+    cost_usd: float | None = Field(description="From the price table; None for an unknown model.")
+    model: str | None = Field(default=None, description="Model id the provider answered with.")
+    status: PlannerStatus = "ok"
+    tool: str | None = Field(default=None, description="The tool the reply called.")
+    error: str | None = Field(default=None, description="Why the reply was not usable.")
+    recorded: bool = Field(
+        default=False, description="Served by the replay provider: a recording, not a model."
+    )
+
+
+class JudgeVerdict(_Record):
+    """The independent judge's verdict on one criterion; never merged into the checks."""
+
+    name: str
+    criterion: str
+    verdict: Literal["pass", "fail", "error"]
+    reason: str = ""
+    model: str = Field(description="The judge's model id.")
+    evidence: list[str] = Field(default_factory=list, description="Evidence kinds it was shown.")
 
 
 class AttemptRecord(_Record):
@@ -162,6 +276,13 @@ class AttemptRecord(_Record):
     planner_calls: int = 0
     tokens: dict[str, int] = Field(default_factory=dict)
     cost_usd: float | None = None
+    planner: list[PlannerCall] = Field(
+        default_factory=list, description="Every planner call: tokens, $ and decision latency."
+    )
+    plan: list[str] | None = Field(default=None, description="The plan, in planning mode.")
+    judge: list[JudgeVerdict] = Field(
+        default_factory=list, description="Judge verdicts, beside (never in) the checks."
+    )
     started_at: float
     seconds: float = Field(description="Wall time of the attempt, set-up to grading.")
     agent_seconds: float = Field(default=0.0, description="Time inside the agent's run.")

@@ -83,7 +83,7 @@ def list_runs(results: Path) -> list[RunListing]:
             headline = []
             for m in summary.metrics:
                 text = f"{row_name(m)} {pct(m.success)}"
-                if m.pass_k:
+                if m.pass_k and max(m.pass_k) > 1:
                     k = max(m.pass_k)
                     text += f" pass^{k} {pct(m.pass_k[k])}"
                 if m.bars:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from proctor.agents import Outcome
+from proctor.agents.llm import Account, arm_mode, arm_model
 from proctor.computer.browser import (
     BrowserComputer,
     BrowserOptions,
@@ -16,7 +17,14 @@ from proctor.computer.browser import (
     Lease,
     Recorder,
 )
-from proctor.errors import AgentError, LimitReached, ProctorError, RunError, WorldError
+from proctor.errors import (
+    AgentError,
+    LimitReached,
+    ProctorError,
+    ProviderFault,
+    RunError,
+    WorldError,
+)
 from proctor.grading import grade
 from proctor.records import (
     AttemptRecord,
@@ -31,7 +39,7 @@ from proctor.runner._plan import PlanItem
 from proctor.runner._worker import Worker
 from proctor.scenario import Scenario, resolve
 from proctor.world import ATTEMPT_HEADER, DOMAIN, AttemptWorld, remove_scratch, seed_scratch
-from proctor.world import snapshot_files
+from proctor.world import SimulatedUser, snapshot_dirs, snapshot_files
 
 TEARDOWN_TIMEOUT = 15.0
 
@@ -70,14 +78,22 @@ async def run_attempt(worker: Worker, item: PlanItem, *, write: bool = True) -> 
     attempt's result is ``error``, which is never scored against the agent.
     """
     folder = attempt_folder(worker.run_dir, item)
+    if item.arm.skip:
+        return _skipped(worker, item, folder, item.arm.skip, write=write)
     faults: list[InfraRecord] = []
     outcome: _Try | None = None
     for try_number in range(1, worker.options.infra_retries + 2):
         try:
             outcome = await _one_try(worker, item, folder, try_number)
             break
-        except (InfraFault, FixtureFault, WorldError) as exc:
-            kind = "fixture" if isinstance(exc, FixtureFault | WorldError) else "browser"
+        except (InfraFault, FixtureFault, WorldError, ProviderFault) as exc:
+            kind = (
+                "provider"
+                if isinstance(exc, ProviderFault)
+                else "fixture"
+                if isinstance(exc, FixtureFault | WorldError)
+                else "browser"
+            )
             faults.append(InfraRecord(try_number=try_number, kind=kind, message=str(exc)))
             if kind == "browser":
                 await worker.relaunch()
@@ -91,6 +107,8 @@ async def run_attempt(worker: Worker, item: PlanItem, *, write: bool = True) -> 
             arm=item.arm.name,
             agent=item.arm.spec,
             repeat=item.repeat,
+            model=arm_model(item.arm.spec),
+            mode=arm_mode(item.arm.spec),
             result="error",
             stop_reason="infra",
             started_at=time.time(),
@@ -135,9 +153,11 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
         clock=worker.clock,
         scratch=scratch,
         revoke=lease.revoke,
+        seeds=dict(scenario.world.apps),
     )
     worker.server.begin(world, scenario.world.sites)
     recorder = Recorder(scenario.limits.tool_calls, scenario.limits.steps)
+    user = SimulatedUser(scenario.user, persona=worker.options.persona, brief=scenario.brief)
     recorder.event("attempt", id=item.attempt_id, try_number=try_number, agent=agent.kind)
     computer: BrowserComputer | None = None
     try:
@@ -169,7 +189,7 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
             recorder.event("blocked", method=method, url=url)
 
         computer = await BrowserComputer.open(
-            worker.host, options, recorder, on_blocked, start=browser.start
+            worker.host, options, recorder, on_blocked, start=browser.start, user=user
         )
         timings["setup"] = time.perf_counter() - t0
         if worker.options.screenshots:
@@ -178,6 +198,7 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
             timings["before_png"] = time.perf_counter() - t_shot
         t_agent = time.perf_counter()
         outcome, error = await _drive(agent, scenario, computer)
+        account = _account(agent)
         agent_seconds = time.perf_counter() - t_agent
         timings["agent"] = agent_seconds
         t_end = time.perf_counter()
@@ -194,6 +215,7 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
         # The observed page is computer.page, whose title was just read with the tabs.
         title = open_tabs[min(computer.active, len(open_tabs) - 1)].title if open_tabs else ""
         answer = outcome.answer if outcome.answer is not None else computer.answer
+        apps = worker.server.snapshot(world)
         timings["end_state"] = time.perf_counter() - t_end
     finally:
         t_down = time.perf_counter()
@@ -224,14 +246,23 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
         stop_reason=outcome.stop_reason,
         steps=list(recorder.steps),
         files=snapshot_files(scratch),
+        dirs=snapshot_dirs(scratch),
+        user=user.facts(),
         originals=originals,
         placeholders=values,
         lease=_lease_facts(lease),
+        apps=apps,
     )
     timings["end_state"] += time.perf_counter() - t_end
     t_grade = time.perf_counter()
     checks = grade(scenario.checks, end)
     timings["grade"] = time.perf_counter() - t_grade
+    verdicts = []
+    if worker.options.judge is not None and scenario.judge:
+        t_judge = time.perf_counter()
+        verdicts = await worker.options.judge(scenario.judge, end)
+        timings["judge"] = time.perf_counter() - t_judge
+        recorder.event("judge", verdicts=[v.model_dump() for v in verdicts])
     if not worker.options.keep_scratch:
         t_down = time.perf_counter()
         remove_scratch(scratch)
@@ -256,9 +287,14 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
         steps=list(recorder.steps),
         tool_calls=recorder.tool_calls,
         inputs=recorder.inputs,
-        planner_calls=outcome.planner_calls,
-        tokens=dict(outcome.tokens),
-        cost_usd=outcome.cost_usd,
+        planner_calls=account.planner_calls if account else outcome.planner_calls,
+        tokens=dict(account.tokens if account else outcome.tokens),
+        cost_usd=account.cost_usd if account else outcome.cost_usd,
+        model=account.model if account else None,
+        mode=account.mode if account else None,
+        planner=account.calls if account else [],
+        plan=account.plan if account else None,
+        judge=verdicts,
         started_at=started,
         seconds=round(time.time() - started, 3),
         agent_seconds=round(agent_seconds, 3),
@@ -268,6 +304,39 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
     )
     recorder.event("graded", result=record.result, failed=record.failed_checks)
     return _Try(record, recorder.events)
+
+
+def _account(agent: Any) -> Account | None:
+    """A model agent's spend (calls, tokens, $, latency), read even when a limit stopped it."""
+    account = getattr(agent, "account", None)
+    return account() if callable(account) else None
+
+
+def _skipped(
+    worker: Worker, item: PlanItem, folder: Path, reason: str, *, write: bool
+) -> AttemptRecord:
+    """The record of an attempt not run (e.g. its arm has no API key): never scored."""
+    scenario = item.scenario.scenario
+    record = AttemptRecord(
+        id=item.attempt_id,
+        scenario=scenario.id,
+        scenario_sha256=item.scenario.sha256,
+        tier=scenario.tier,
+        category=scenario.category,
+        arm=item.arm.name,
+        agent=item.arm.spec,
+        repeat=item.repeat,
+        model=arm_model(item.arm.spec),
+        mode=arm_mode(item.arm.spec),
+        result="skipped",
+        stop_reason="skipped",
+        stop_detail=reason,
+        started_at=time.time(),
+        seconds=0.0,
+    )
+    if write:
+        write_model_atomic(folder / "attempt.json", record)
+    return record
 
 
 def _lease_facts(lease: Lease) -> dict[str, Any]:
@@ -302,8 +371,8 @@ async def _drive(
             Outcome(stop_reason="timeout", answer=computer.answer),
             f"the wall limit ({scenario.limits.seconds:g}s) was reached",
         )
-    except InfraFault:
-        raise
+    except (InfraFault, ProviderFault):
+        raise  # an infra fault: retried by run_attempt, never scored
     except AgentError as exc:
         return Outcome(stop_reason="agent_error", answer=computer.answer), str(exc)
     except RunError:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from proctor.agents import Agent, NullAgent, ScriptedAgent
-from proctor.agents.command import CommandAgent
+from proctor.agents.llm import is_model_spec, model_factory, model_skip
 from proctor.agents.loop import ReferenceLoop, ScriptedPolicy
 from proctor.computer.actions import Action
 from proctor.errors import RunError
@@ -23,6 +23,8 @@ class Arm:
     name: str
     spec: str
     factory: AgentFactory
+    skip: str | None = None
+    """Why the arm cannot run here (e.g. no API key): its attempts are recorded as skipped."""
 
 
 def replay(scenario: Scenario, steps: Sequence[Action], label: str) -> Agent:
@@ -53,6 +55,9 @@ def null_factory(scenario: Scenario) -> Agent:
 
 def _command_factory(command: str) -> AgentFactory:
     def build(scenario: Scenario) -> Agent:
+        # Imported here: the MCP SDK takes seconds to import, and only command arms need it.
+        from proctor.agents.command import CommandAgent
+
         return CommandAgent(command, limits=scenario.limits.model_dump())
 
     return build
@@ -78,16 +83,19 @@ def parse_arm(text: str) -> Arm:
         factory = _decoy_factory(arg)
     elif kind == "command" and arg.strip():
         factory = _command_factory(arg.strip())
+    elif is_model_spec(spec):
+        factory = model_factory(spec)
     else:
         raise RunError(
-            f"--arm {text!r}: unknown agent spec {spec!r}; use scripted, null, decoy:NAME "
-            "or command:CMD (e.g. --arm oracle=scripted, --arm mine=command:'./agent.sh')"
+            f"--arm {text!r}: unknown agent spec {spec!r}; use scripted, null, decoy:NAME, "
+            "command:CMD, openai:MODEL, openai-compatible:MODEL@URL or anthropic:MODEL "
+            "(e.g. --arm oracle=scripted, --arm gpt=openai:gpt-4.1-mini)"
         )
-    default = "command" if kind == "command" else spec.replace(":", "-")
+    default = kind if kind in ("command",) or is_model_spec(spec) else spec.replace(":", "-")
     name = (name or default).strip()
     if not name or any(c in name for c in "/\\ "):
         raise RunError(f"--arm {text!r}: an arm name needs letters and no slashes or spaces")
-    return Arm(name=name, spec=spec, factory=factory)
+    return Arm(name=name, spec=spec, factory=factory, skip=model_skip(name, spec))
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ def load_done(run_dir: Path, item: PlanItem) -> AttemptRecord | None:
         record = AttemptRecord.model_validate_json(path.read_bytes())
     except (ValidationError, OSError):
         return None
-    if record.scenario_sha256 != item.scenario.sha256 or record.result == "error":
+    if record.scenario_sha256 != item.scenario.sha256 or record.result in ("error", "skipped"):
         return None
     return record
 
@@ -161,4 +161,5 @@ def write_run_info(run_dir: Path, info: RunInfo) -> None:
 
 def config_of(**values: Any) -> dict[str, Any]:
     """JSON-able run configuration for run.json."""
-    return json.loads(json.dumps(values, default=str))
+    config: dict[str, Any] = json.loads(json.dumps(values, default=str))
+    return config

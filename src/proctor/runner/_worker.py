@@ -5,13 +5,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from proctor.computer.browser import BrowserHost, launch
-from proctor.records import write_text_atomic
-from proctor.world import DOMAIN, FixtureServer, Site, all_sites
+from proctor.records import EndState, JudgeVerdict, write_text_atomic
+from proctor.scenario import JudgeCriterion
+from proctor.world import DOMAIN, FixtureServer, PersonaModel, Site, all_sites
 
 
 @dataclass(frozen=True)
@@ -23,12 +25,25 @@ class RunOptions:
         infra_retries: Extra tries after an infra fault (browser crash, fixture error).
         screenshots: Save before.png and after.png.
         offline: Abort every request that is not for a fixture host.
+        persona: The model that plays the simulated user for questions no scripted
+            answer matches; None: such questions get "I don't know."
+        judge: The independent judge for scenarios' ``judge:`` criteria; None: off.
     """
 
     keep_scratch: bool = False
     infra_retries: int = 2
     screenshots: bool = True
     offline: bool = True
+    persona: PersonaModel | None = None
+    judge: Judge | None = None
+
+
+class Judge(Protocol):
+    """Verdicts on criteria code cannot decide, from the end state's named evidence only."""
+
+    async def __call__(
+        self, criteria: Sequence[JudgeCriterion], end: EndState
+    ) -> list[JudgeVerdict]: ...
 
 
 class Worker:

@@ -71,7 +71,7 @@ def _clean_loc(loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
     """Drop pydantic's union tags so paths read like the YAML: checks[2].submitted.route."""
     out: list[str | int] = []
     for i, part in enumerate(loc):
-        if out and part == out[-1] and isinstance(part, str):
+        if out and part == out[-1] and isinstance(part, str) and part in CHECK_TYPES:
             continue  # a discriminated-union tag repeated as the field name
         if isinstance(part, str) and part.startswith(("function-after[", "function-before[")):
             continue

@@ -5,10 +5,13 @@ from __future__ import annotations
 import difflib
 from typing import Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from proctor.computer.actions import Action
-from proctor.scenario._checks import CheckSpec, check_name
+from proctor.scenario._apps import Apps
+from proctor.scenario._checks import CheckSpec, check_kind, check_name
+from proctor.scenario._files import FileContent, Generated, TreeEntry, parse_tree, tree_entries
+from proctor.scenario._user import User
 
 Tier = Literal["local", "model", "live", "desktop"]
 Category = Literal["regression", "capability"]
@@ -66,19 +69,47 @@ class BrowserWorld(_Spec):
 
 
 class FileSeed(_Spec):
-    """A file written into the scratch folder before the attempt starts."""
+    """A file (or a folder tree) written into the scratch folder before the attempt starts.
+
+    Give exactly one of ``text``, ``base64``, ``generate`` or ``tree``. A tree's
+    ``path`` is its root folder; inside it, ``name: {text|base64|generate}`` is
+    a file and ``name/: {...}`` a sub-folder.
+    """
 
     path: str = Field(description="Path relative to the scratch folder.")
     text: str | None = Field(default=None, description="UTF-8 content.")
     base64: str | None = Field(default=None, description="Binary content, base64.")
+    generate: Generated | None = Field(
+        default=None,
+        description="Content built by a builder: text_lines, rich_text (html|rtf), pdf or csv.",
+    )
+    tree: dict[str, Any] | None = Field(
+        default=None,
+        description="A folder: name -> {text|base64|generate} for files, name/ -> {...} "
+        "for sub-folders.",
+    )
+
+    @field_validator("tree")
+    @classmethod
+    def _tree(cls, tree: dict[str, Any] | None) -> dict[str, Any] | None:
+        return None if tree is None else parse_tree(tree)
 
     @model_validator(mode="after")
     def _one(self) -> FileSeed:
-        if (self.text is None) == (self.base64 is None):
-            raise ValueError("give exactly one of text or base64")
+        given = (self.text, self.base64, self.generate, self.tree)
+        if sum(v is not None for v in given) != 1:
+            raise ValueError("give exactly one of text, base64, generate or tree")
         if self.path.startswith("/") or ".." in self.path.split("/"):
             raise ValueError("path must stay inside the scratch folder (no leading /, no ..)")
         return self
+
+    def entries(self) -> list[TreeEntry]:
+        """What this seed writes: (path, content) per file, (path, None) per folder."""
+        root = self.path.rstrip("/")
+        if self.tree is None:
+            content = FileContent(text=self.text, base64=self.base64, generate=self.generate)
+            return [(root, content)]
+        return [(root, None), *tree_entries(self.tree, root + "/")]
 
 
 class World(_Spec):
@@ -87,16 +118,22 @@ class World(_Spec):
     sites: list[str] = Field(default_factory=list, description="Fixture sites this task uses.")
     files: list[FileSeed] = Field(default_factory=list)
     dirs: list[str] = Field(default_factory=list, description="Empty folders to create.")
-    apps: dict[str, Any] = Field(default_factory=dict, description="Fake apps and their seeds.")
+    apps: Apps = Field(
+        default_factory=Apps,
+        description="Seeds of the fake apps (mail, calendar, sheets, chat); each app is a site.",
+    )
     browser: BrowserWorld = Field(default_factory=BrowserWorld)
     seed: int = Field(default=0, description="Seed for any randomness in the world.")
 
-
-class User(_Spec):
-    """The simulated user: scripted answers and approvals."""
-
-    answers: dict[str, str] = Field(default_factory=dict)
-    approvals: dict[str, bool] = Field(default_factory=dict)
+    @model_validator(mode="after")
+    def _apps_are_sites(self) -> World:
+        missing = [name for name in self.apps.seeded() if name not in self.sites]
+        if missing:
+            raise ValueError(
+                f"world.apps seeds {', '.join(missing)} but world.sites does not list "
+                f"{'it' if len(missing) == 1 else 'them'}: add {', '.join(missing)} to world.sites"
+            )
+        return self
 
 
 class Decoy(_Spec):
@@ -105,6 +142,25 @@ class Decoy(_Spec):
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     steps: list[Action] = Field(min_length=1)
     fails: list[str] = Field(min_length=1, description="Names of the checks it must fail.")
+
+
+Evidence = Literal["page_text", "answer", "url", "files", "submissions"]
+
+
+def _default_evidence() -> list[Evidence]:
+    return ["page_text", "answer"]
+
+
+class JudgeCriterion(_Spec):
+    """A criterion code cannot decide, left to the independent judge (off by default)."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    criterion: str = Field(min_length=1, description="What must hold, in a sentence.")
+    evidence: list[Evidence] = Field(
+        default_factory=_default_evidence,
+        min_length=1,
+        description="The only end-state facts the judge is shown.",
+    )
 
 
 class Scenario(_Spec):
@@ -131,6 +187,11 @@ class Scenario(_Spec):
     checks: list[CheckSpec] = Field(min_length=1)
     solution: list[Action] = Field(min_length=1, description="Oracle steps: must pass.")
     decoys: list[Decoy] = Field(min_length=1, description="Known-wrong paths: must fail.")
+    judge: list[JudgeCriterion] = Field(
+        default_factory=list,
+        description="Criteria for the independent judge (run with --judge); reported beside "
+        "the checks, never merged into them.",
+    )
 
     @model_validator(mode="after")
     def _names(self) -> Scenario:
@@ -173,5 +234,33 @@ class Scenario(_Spec):
             raise SpecIssues(issues)
         return self
 
+    @model_validator(mode="after")
+    def _paired(self) -> Scenario:
+        """``nothing_sent`` passes for an agent that does nothing, so it needs a positive check."""
+        kinds = [(i, kind) for i, c in enumerate(self.checks) for kind in _kinds(c)]
+        negative = {"nothing_sent", "not_submitted"}
+        alone = [i for i, kind in kinds if kind == "nothing_sent"]
+        if alone and all(kind in negative for _, kind in kinds):
+            raise SpecIssues(
+                [
+                    SpecIssue(
+                        f"checks[{alone[0]}]",
+                        "nothing_sent is the only kind of check, so an agent that does nothing "
+                        "passes",
+                        "pair it with a check that the task's precondition happened, "
+                        "e.g. draft_exists, sheet_cells or chat_posted",
+                    )
+                ]
+            )
+        return self
+
     def check_names(self) -> list[str]:
         return [check_name(c) for c in self.checks]
+
+
+def _kinds(check: BaseModel) -> list[str]:
+    """The check types in one check, through all/any."""
+    kind = check_kind(check)
+    if kind in ("all", "any"):
+        return [k for child in getattr(check, kind) for k in _kinds(child)]
+    return [kind]

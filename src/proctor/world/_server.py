@@ -193,17 +193,23 @@ class _Dispatcher:
         async def replay() -> Message:
             return {"type": "http.request", "body": body, "more_body": False}
 
-        # The answer's last body message waits until the request is logged: a
-        # client that has its answer can then rely on the log holding it.
-        last: Message | None = None
+        # The answer's head and last body message wait until the request is
+        # logged: a client that has its whole answer (an empty 303 is complete
+        # with its head) can then rely on the log holding it.
+        held: list[Message] = []
 
         async def send_logged(message: Message) -> None:
-            nonlocal status, last
+            nonlocal status
             if message["type"] == "http.response.start":
                 status = int(message["status"])
-            elif message["type"] == "http.response.body" and not message.get("more_body"):
-                last = message
+                held.append(message)
                 return
+            if message["type"] == "http.response.body" and not message.get("more_body"):
+                held.append(message)
+                return
+            for early in held:  # a streamed answer: its head goes out with the first chunk
+                await send(early)
+            held.clear()
             await send(message)
 
         if too_large:
@@ -257,8 +263,8 @@ class _Dispatcher:
             fault=fault,
             crossing=crossing,
         )
-        if last is not None:
-            await send(last)
+        for message in held:
+            await send(message)
 
 
 async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool]:
@@ -362,6 +368,20 @@ class FixtureServer:
                 w for tag, w in self._worlds.items() if tag == attempt or tag.startswith(attempt + "#")
             ]
         return [w.attempt for w in worlds if w.revoke_lease(by, reason)]
+
+    def snapshot(self, world: AttemptWorld) -> dict[str, Any]:
+        """Every site's end-state snapshot for one attempt (sites that define one, not None)."""
+        out: dict[str, Any] = {}
+        for name, site in self.sites.items():
+            if site.snapshot is None:
+                continue
+            try:
+                value = site.snapshot(world)
+            except Exception as exc:  # a fixture bug: an infra fault, never the agent's
+                raise WorldError(f"attempt {world.attempt}: site {name} snapshot failed: {exc}") from exc
+            if value is not None:
+                out[name] = value
+        return out
 
     def world(self, attempt_id: str) -> AttemptWorld:
         with self._lock:

@@ -32,6 +32,9 @@ class Site:
         crossings: Path -> kind (payment, signin, destructive) of the endpoints
             that sensitive controls post to; every non-GET request to one is
             logged as a crossing.
+        snapshot: The site's end state for the checks (apps: mailboxes, events,
+            cells...), JSON-able; stored in the attempt's end state under the
+            site's name, unless it returns None (nothing to record).
     """
 
     name: str
@@ -40,6 +43,7 @@ class Site:
     new_state: Callable[[AttemptWorld], dict[str, Any]] = lambda world: {}
     hosts: Sequence[str] = ()
     crossings: Mapping[str, str] = field(default_factory=dict)
+    snapshot: Callable[[AttemptWorld], Any] | None = None
 
     @property
     def host(self) -> str:
@@ -66,6 +70,8 @@ class AttemptWorld:
     scratch: Path
     sites: dict[str, dict[str, Any]] = field(default_factory=dict)
     submissions: list[Submission] = field(default_factory=list)
+    seeds: dict[str, Any] = field(default_factory=dict)
+    """The scenario's ``world.apps`` (placeholders resolved): app name -> its seed."""
     revoke: Callable[[str, str], bool] | None = None
     """Revokes the attempt's control lease: (by, reason) -> whether this call revoked it."""
 

@@ -24,11 +24,21 @@ INPUT_OPS = {"click", "fill", "select", "check", "press", "type", "drag", "uploa
 
 FORM_INPUTS: list[dict[str, Any]] = [
     {"op": "fill", "role": "textbox", "name": "Full name", "value": "Dana Whitfield"},
-    {"op": "fill", "role": "textbox", "name": "Email address", "value": "dana.whitfield@example.test"},
+    {
+        "op": "fill",
+        "role": "textbox",
+        "name": "Email address",
+        "value": "dana.whitfield@example.test",
+    },
     {"op": "select", "role": "combobox", "name": "Topic", "label": "Billing question"},
     {"op": "check", "role": "radio", "name": "By phone"},
     {"op": "check", "role": "checkbox", "name": "Send me a copy"},
-    {"op": "fill", "role": "textbox", "name": "Message", "value": "Invoice INV-2291 was charged twice."},
+    {
+        "op": "fill",
+        "role": "textbox",
+        "name": "Message",
+        "value": "Invoice INV-2291 was charged twice.",
+    },
 ]
 SEND = {"op": "click", "role": "button", "name": "Send message"}
 

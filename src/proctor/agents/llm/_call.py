@@ -1,0 +1,158 @@
+"""One model call with retries, and the ledger that counts calls, tokens, $ and latency."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from proctor.agents.llm._config import ModelConfig
+from proctor.agents.llm._messages import Reply
+from proctor.agents.llm._prices import PriceTable
+from proctor.agents.llm._wire import CallFailed, Request, Wire
+from proctor.errors import ProviderFault
+from proctor.records import PlannerCall, PlannerStatus
+
+MAX_BACKOFF = 30.0
+
+Tracer = Callable[..., None]
+"""``trace(kind, **data)``: adds an event to the attempt's trace."""
+
+
+@dataclass(frozen=True)
+class Answered:
+    """A reply and how long it took to get it."""
+
+    reply: Reply
+    started_at: float
+    latency_ms: float
+    wait_ms: float
+    retries: int
+
+
+async def call_model(
+    wire: Wire,
+    request: Request,
+    config: ModelConfig,
+    *,
+    trace: Tracer,
+    closing: asyncio.Event | None = None,
+) -> Answered:
+    """Ask once; retry a 429, 5xx, timeout or dropped connection with backoff.
+
+    Retries stop at ``config.retries`` or when the next one would end past
+    ``config.deadline`` seconds from the first try.
+
+    Raises:
+        ProviderFault: when no try returned a message: an infra fault, never scored.
+    """
+    closing = closing or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    first = loop.time()
+    deadline = first + config.deadline
+    retries = 0
+    while True:
+        started_at = time.time()
+        t0 = loop.time()
+        try:
+            reply = await wire.complete(request)
+        except CallFailed as exc:
+            delay = min(
+                exc.retry_after if exc.retry_after is not None else config.backoff * 2**retries,
+                MAX_BACKOFF,
+            )
+            trace(
+                "provider_error",
+                try_number=retries + 1,
+                error=exc.message,
+                retryable=exc.retryable,
+                latency_ms=round((loop.time() - t0) * 1000, 2),
+            )
+            left = deadline - loop.time()
+            if not exc.retryable or retries >= config.retries or delay + config.timeout > left:
+                tries = retries + 1
+                raise ProviderFault(
+                    f"{config.provider} model {config.model}: {exc.message} "
+                    f"(after {tries} {'try' if tries == 1 else 'tries'}); an infra fault, "
+                    "not counted against the model"
+                ) from None
+            retries += 1
+            if delay > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(closing.wait(), delay)
+            if closing.is_set():
+                raise ProviderFault(f"{config.provider} model {config.model}: closed") from None
+            continue
+        now = loop.time()
+        return Answered(
+            reply=reply,
+            started_at=started_at,
+            latency_ms=round((now - t0) * 1000, 2),
+            wait_ms=round((now - first) * 1000, 2),
+            retries=retries,
+        )
+
+
+@dataclass
+class Ledger:
+    """Every planner call of one agent: one assistant message is one call."""
+
+    model: str
+    prices: PriceTable
+    calls: list[PlannerCall] = field(default_factory=list)
+    recording: str | None = None
+
+    def add(
+        self,
+        answered: Answered,
+        *,
+        purpose: str,
+        status: PlannerStatus = "ok",
+        tool: str | None = None,
+        error: str | None = None,
+    ) -> PlannerCall:
+        reply = answered.reply
+        usage = reply.usage
+        cost = self.prices.cost(self.model, usage) if usage is not None else None
+        if reply.recording:
+            self.recording = reply.recording
+        call = PlannerCall(
+            index=len(self.calls) + 1,
+            purpose=purpose,
+            started_at=answered.started_at,
+            latency_ms=answered.latency_ms,
+            wait_ms=answered.wait_ms,
+            retries=answered.retries,
+            tokens=usage.as_dict() if usage is not None else {},
+            cost_usd=cost,
+            model=reply.model,
+            status=status,
+            tool=tool,
+            error=error,
+            recorded=reply.recording is not None,
+        )
+        self.calls.append(call)
+        return call
+
+    @property
+    def tokens(self) -> dict[str, int]:
+        total: dict[str, int] = {}
+        for call in self.calls:
+            for kind, n in call.tokens.items():
+                total[kind] = total.get(kind, 0) + n
+        return total
+
+    @property
+    def cost_usd(self) -> float | None:
+        """The sum; None when any call's cost is unknown (never a partial sum)."""
+        costs = [c.cost_usd for c in self.calls]
+        if any(c is None for c in costs):
+            return None
+        return round(sum(c for c in costs if c is not None), 10)
+
+    def facts(self, call: PlannerCall) -> dict[str, Any]:
+        """The call as a trace event's data."""
+        return call.model_dump(exclude={"started_at"})

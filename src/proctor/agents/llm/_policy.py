@@ -1,0 +1,157 @@
+"""The model policy: one tool call per decision, plugged into the reference loop.
+
+The conversation is the brief with the first observation, then for each
+decision the model's tool call and, once the loop has acted, the new
+observation as that call's result. A reply that is not one valid action is a
+recorded planner error; the model is told what was wrong and asked again, a
+few times at most.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from proctor.agents._boundaries import controls
+from proctor.agents._guards import Turn
+from proctor.agents.llm._call import Answered, Ledger, Tracer, call_model
+from proctor.agents.llm._config import ModelConfig
+from proctor.agents.llm._messages import Message, ToolCall, ToolResults, UserText
+from proctor.agents.llm._planning import make_plan
+from proctor.agents.llm._render import Prompts, render_observation, render_result
+from proctor.agents.llm._tools import USER_OPS, ToolCallError, ToolSpec, action_tools, parse_action
+from proctor.agents.llm._wire import Request, Wire
+from proctor.agents.loop import Decision
+from proctor.computer.actions import Action
+from proctor.computer.observation import Observation
+from proctor.errors import AgentError
+from proctor.records import Step
+
+MAX_INVALID = 3
+"""Unusable replies in a row before the run stops as a planner error."""
+NOT_RUN = "not run: one action per reply; this call was ignored"
+NUDGE = "Reply with exactly one tool call. Call `done` when the task is finished."
+
+Screenshot = Callable[[], Awaitable[bytes | None]]
+
+
+class PlannerError(AgentError):
+    """The model gave no usable action several times in a row."""
+
+
+@dataclass
+class LLMPolicy:
+    """Asks the model for the next action; counts every call in ``ledger``."""
+
+    config: ModelConfig
+    wire: Wire
+    prompts: Prompts
+    ledger: Ledger
+    brief: str
+    trace: Tracer
+    screenshot: Screenshot | None = None
+    last_step: Callable[[], Step | None] = field(default=lambda: None)
+    offer_user: bool = False
+    plan: list[str] | None = None
+    closing: asyncio.Event = field(default_factory=asyncio.Event)
+    messages: list[Message] = field(default_factory=list)
+    _pending: tuple[ToolCall, ...] = ()
+
+    @property
+    def tools(self) -> list[ToolSpec]:
+        return action_tools(user=self.offer_user)
+
+    async def decide(self, observation: Observation, history: Sequence[Turn]) -> Decision:
+        text = render_observation(observation)
+        image = await self.screenshot() if self.screenshot else None
+        if not self.messages:
+            if self.config.planning:
+                self.plan = await make_plan(
+                    self.wire, self.config, self.prompts, self.ledger, self.brief, text,
+                    trace=self.trace, closing=self.closing,
+                )  # fmt: skip
+            task = self.prompts.render(
+                "task", brief=self.brief, plan=self.plan or [], observation=text, obs=observation
+            )
+            self.messages.append(UserText(task, image))
+        else:
+            step = self.last_step()
+            result = self.prompts.render(
+                "observation", result=render_result(step), observation=text, obs=observation
+            )
+            self._answer(result, image)
+        return await self._next(observation)
+
+    def _answer(self, text: str, image: bytes | None = None) -> None:
+        """Answer every pending tool call: the first with ``text``, any others as not run."""
+        if not self._pending:
+            self.messages.append(UserText(text, image))
+            return
+        first, *rest = self._pending
+        results = ((first.id, text), *((c.id, NOT_RUN) for c in rest))
+        self.messages.append(ToolResults(results, image))
+        self._pending = ()
+
+    async def _ask(self) -> Answered:
+        request = Request(self.prompts.render("system"), tuple(self.messages), self.tools)
+        return await call_model(
+            self.wire, request, self.config, trace=self.trace, closing=self.closing
+        )
+
+    async def _next(self, observation: Observation) -> Decision:
+        invalid = 0
+        while True:
+            answered = await self._ask()
+            reply = answered.reply
+            self.messages.append(reply.turn())
+            self._pending = reply.calls
+            if not reply.calls:
+                error = "the reply called no tool"
+                self._planner_error(answered, "no_tool", None, error, reply.text)
+                invalid += 1
+                if invalid >= MAX_INVALID:
+                    raise PlannerError(f"{invalid} replies in a row were not one valid tool call")
+                self.messages.append(UserText(NUDGE))
+                continue
+            call = reply.calls[0]
+            try:
+                if call.name in USER_OPS and not self.offer_user:
+                    raise ToolCallError(f"{call.name}: no user is reachable in this task")
+                action = parse_action(call)
+            except ToolCallError as exc:
+                self._planner_error(answered, "tool_error", call.name, str(exc), reply.text)
+                invalid += 1
+                if invalid >= MAX_INVALID:
+                    raise PlannerError(
+                        f"{invalid} replies in a row were not one valid tool call; last: {exc}"
+                    ) from None
+                self._answer(f"error: {exc}. Nothing was done; call one tool with valid arguments.")
+                continue
+            record = self.ledger.add(answered, purpose="act", tool=call.name)
+            self.trace(
+                "planner_call",
+                **self.ledger.facts(record),
+                action=action.model_dump(exclude_none=True),
+                resolved=resolve_target(observation, action),
+                text=reply.text[:2000],
+            )
+            return Decision(action, note=reply.text[:500])
+
+    def _planner_error(
+        self, answered: Answered, status: Any, tool: str | None, error: str, text: str
+    ) -> None:
+        record = self.ledger.add(answered, purpose="act", status=status, tool=tool, error=error)
+        self.trace("planner_error", **self.ledger.facts(record), text=text[:2000])
+
+
+def resolve_target(observation: Observation, action: Action) -> dict[str, str] | None:
+    """The role and accessible name of a ref target, read from the snapshot it was chosen on."""
+    ref = getattr(action, "ref", None)
+    if ref is None:
+        return None
+    for control in controls(observation):
+        if control.ref == ref:
+            return {"role": control.role, "name": control.name}
+    return None

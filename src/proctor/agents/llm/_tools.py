@@ -1,0 +1,186 @@
+"""Tool schemas made from the action models: one source of truth for what a model may do.
+
+An action's docstring is the tool's description and its JSON Schema (without
+``op``) is the tool's parameters. The planning, user and judge tools are small
+pydantic models here, described the same way.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from proctor.agents.llm._messages import ToolCall
+from proctor.computer.actions import ACTION_TYPES, Action
+
+
+class _Tool(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class NextStep(_Tool):
+    """Add the next step of the plan: which target (page, link, field, button) and what to do."""
+
+    step: str = Field(description="The step, e.g. 'click the link Pricing in the header'.")
+
+
+class PlanComplete(_Tool):
+    """The plan is complete: every step the task needs is listed."""
+
+
+class Verdict(_Tool):
+    """Give the verdict on the criterion, from the evidence shown and nothing else."""
+
+    passed: bool = Field(description="True when the evidence shows the criterion holds.")
+    reason: str = Field(description="Why, citing the evidence, in one or two sentences.")
+
+
+USER_OPS = frozenset({"ask_user", "request_approval"})
+"""Actions answered by the world's simulated user: offered only when the world has one."""
+PLAN_TOOLS: dict[str, type[BaseModel]] = {"next_step": NextStep, "plan_complete": PlanComplete}
+JUDGE_TOOLS: dict[str, type[BaseModel]] = {"verdict": Verdict}
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A tool as both wire formats need it."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+    def openai(self) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+    def anthropic(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "input_schema": self.parameters}
+
+
+def tool_spec(name: str, model: type[BaseModel]) -> ToolSpec:
+    """The tool for ``model``: its docstring and its schema, ``op`` removed, refs inlined."""
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+    schema = _clean(_inline(schema, defs))
+    schema.pop("description", None)
+    schema.setdefault("properties", {}).pop("op", None)
+    if "required" in schema:
+        schema["required"] = [r for r in schema["required"] if r != "op"]
+        if not schema["required"]:
+            del schema["required"]
+    description = inspect.cleandoc(model.__doc__ or name).replace("``", "`")
+    return ToolSpec(name, description, schema)
+
+
+def action_tools(*, user: bool = False) -> list[ToolSpec]:
+    """One tool per action of the computer toolset, in the union's order.
+
+    ``ask_user`` and ``request_approval`` are offered only when ``user`` is true.
+    """
+    return [tool_spec(op, cls) for op, cls in ACTION_TYPES.items() if user or op not in USER_OPS]
+
+
+def tools_for(names: Iterable[str], table: dict[str, type[BaseModel]]) -> list[ToolSpec]:
+    return [tool_spec(name, table[name]) for name in names]
+
+
+class ToolCallError(ValueError):
+    """A tool call the harness cannot run: unknown tool, bad JSON or invalid arguments."""
+
+
+def arguments(call: ToolCall) -> dict[str, Any]:
+    """The call's arguments as a mapping.
+
+    Raises:
+        ToolCallError: when they are not a JSON object.
+    """
+    try:
+        value = json.loads(call.arguments or "{}")
+    except json.JSONDecodeError as exc:
+        raise ToolCallError(f"{call.name}: arguments are not valid JSON ({exc.msg})") from exc
+    if not isinstance(value, dict):
+        raise ToolCallError(f"{call.name}: arguments must be a JSON object")
+    return value
+
+
+def parse_call(call: ToolCall, allowed: dict[str, type[BaseModel]]) -> BaseModel:
+    """The validated model of a tool call among ``allowed`` tools.
+
+    Raises:
+        ToolCallError: naming the tool and what is wrong with its arguments.
+    """
+    model = allowed.get(call.name)
+    if model is None:
+        raise ToolCallError(f"unknown tool {call.name!r}; the tools are: {', '.join(allowed)}")
+    args = arguments(call)
+    if call.name in ACTION_TYPES:
+        args = {**args, "op": call.name}
+    try:
+        return model.model_validate(args)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in exc.errors()
+        )
+        raise ToolCallError(f"{call.name}: {problems}") from exc
+
+
+def parse_action(call: ToolCall) -> Action:
+    """The action a tool call asks for.
+
+    Raises:
+        ToolCallError: when the call is not a valid action.
+    """
+    action = parse_call(call, ACTION_TYPES)
+    return action  # type: ignore[return-value]
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            target = dict(defs[ref.removeprefix("#/$defs/")])
+            rest = {k: v for k, v in node.items() if k != "$ref"}
+            return _inline({**target, **rest}, defs)
+        return {k: _inline(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(v, defs) for v in node]
+    return node
+
+
+def _clean(node: Any) -> Any:
+    """Drop pydantic's titles, and spell an optional field as its type.
+
+    Titles cost tokens and say nothing the names do not; ``anyOf [T, null]``
+    with a null default is just an optional T, which every provider reads.
+    """
+    if isinstance(node, dict):
+        options = node.get("anyOf")
+        if (
+            isinstance(options, list)
+            and len(options) == 2
+            and {"type": "null"} in options
+            and "default" in node
+            and node["default"] is None
+        ):
+            other = next(o for o in options if o != {"type": "null"})
+            rest = {k: v for k, v in node.items() if k not in ("anyOf", "default")}
+            return _clean({**other, **rest})
+        return {k: _clean(v) for k, v in node.items() if not (k == "title" and isinstance(v, str))}
+    if isinstance(node, list):
+        return [_clean(v) for v in node]
+    return node
+
+
+def names(specs: Sequence[ToolSpec]) -> list[str]:
+    return [s.name for s in specs]

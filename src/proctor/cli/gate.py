@@ -1,0 +1,236 @@
+"""proctor gate: GO / NO-GO / INCONCLUSIVE for a candidate against a baseline.
+
+Exit codes: 0 GO, 1 NO-GO, 3 INCONCLUSIVE, 2 a usage or setup error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt, catalog, split_only
+from proctor.compare import CANARY, ScenarioInfo, invalidate_edited, load_gate
+from proctor.compare._run import (
+    VERDICT_FILE,
+    GateJob,
+    GateOutcome,
+    planned_power,
+    run_gate,
+    write_verdict,
+)
+from proctor.compare._sides import RunSide, SideSpec, keep_scenarios, resolve_side
+from proctor.records import AttemptRecord
+from proctor.report import load_targets, summarize, write_outputs
+from proctor.runner import PlanItem, RunOptions, config_of, new_run_dir, run_info, write_run_info
+
+GateOpt = Annotated[
+    Path, typer.Option("--gate", help="The gate file: which scenarios decide, with their hashes.")
+]
+RepeatOpt = Annotated[
+    int,
+    typer.Option(
+        "--repeat", min=1, help="Attempts per scenario x side (five can reach NO-GO over ~10)."
+    ),
+]
+LabelOpt = Annotated[
+    str | None, typer.Option("--label", help="Label of the run the job makes (default: time).")
+]
+TopUpsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--top-ups/--no-top-ups",
+        help="Give gate scenarios that dropped or ran too few attempts 7 more on both sides.",
+    ),
+]
+RetriesOpt = Annotated[int, typer.Option("--retries", min=0, help="Infra-fault retries.")]
+DryRunOpt = Annotated[
+    bool, typer.Option("--dry-run", help="Print the plan and its power; run and judge nothing.")
+]
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def gate_job(
+    baseline: SideSpec,
+    candidate: SideSpec,
+    *,
+    tier: list[str] | None,
+    only: str | None,
+    scenarios: list[Path] | None,
+    repeat: int,
+    gate_path: Path,
+    results: Path,
+    label: str | None,
+    top_ups: bool,
+    retries: int,
+    dry_run: bool = False,
+) -> int:
+    """Plan, print the power, run what must run, print and store the verdict; the exit code."""
+    console = _console()
+    gate = load_gate(gate_path)
+    cat = catalog(scenarios)
+    current = {sid: ScenarioInfo.of(loaded) for sid, loaded in cat.scenarios.items()}
+    for removal in invalidate_edited(gate, current).removed:
+        console.print(f"gate.json: {removal.scenario} is not gating: {removal.reason}")
+    chosen = bool(tier or only)
+    if chosen:
+        picked = cat.select(tiers=tier or [], only=split_only(only))
+    else:
+        picked = [cat.scenarios[sid] for sid in sorted(gate.active(current))]
+    planned = [p for p in picked if p.scenario.id != CANARY]
+    ids = {p.scenario.id for p in planned} if chosen else None
+    sides = [
+        dataclasses.replace(s, records=tuple(keep_scenarios(s.records, ids)))
+        if isinstance(s, RunSide)
+        else s
+        for s in (baseline, candidate)
+    ]
+    job = GateJob(
+        baseline=sides[0],
+        candidate=sides[1],
+        scenarios=planned,
+        canary=cat.scenarios.get(CANARY),
+        gate=gate.hashes(),
+        repeat=repeat,
+        top_ups=top_ups,
+    )
+    job.check()
+    console.print(f"gate: baseline {job.baseline.name} vs candidate {job.candidate.name}")
+    if job.runs_anything:
+        gated = job.gated_in_plan()
+        console.print(
+            f"plan: {len(planned)} scenario(s), {len(gated)} of them in {gate_path}, "
+            f"x {len(job.arm_sides)} arm(s) x {repeat} repeat(s); the harness canary first"
+        )
+        if not gated:
+            console.print(
+                f"none of the planned scenarios is a gate scenario in {gate_path}: "
+                "the verdict will be INCONCLUSIVE; `proctor promote` adds proven ones"
+            )
+    power = planned_power(job)
+    console.print(
+        power.text()
+        if power is not None
+        else "power: unknown, a side has no attempt of a gate scenario"
+    )
+    if dry_run:
+        return 0
+    options = RunOptions(infra_retries=retries)
+    run_label: str | None = None
+    if job.runs_anything:
+        run_label, run_dir = new_run_dir(results, label)
+        config = config_of(
+            command="gate", baseline=job.baseline.name, candidate=job.candidate.name,
+            arms=[f"{s.arm.name}={s.arm.spec}" for s in job.arm_sides], repeat=repeat,
+            scenarios=[p.scenario.id for p in planned], gate=str(gate_path), top_ups=top_ups,
+            tiers=tier or [], only=split_only(only), options=options.__dict__,
+        )  # fmt: skip
+        write_run_info(run_dir, run_info(run_label, config))
+        console.print(f"run [bold]{run_label}[/]", highlight=False)
+        outcome = _run_with_progress(job, run_dir, options, console)
+        summary = summarize(
+            run_label, outcome.records, outcome.started_at, outcome.finished_at, load_targets(None)
+        )
+        write_outputs(run_dir, results, summary, outcome.records)
+        folder, name = run_dir, VERDICT_FILE
+    else:
+        outcome = asyncio.run(run_gate(job, None, options))
+        cand = job.candidate
+        assert isinstance(cand, RunSide)
+        folder = results / cand.label
+        # The candidate run's own gate-verdict.json (if a gate job made it) stays as it was.
+        name = f"gate-verdict-vs-{job.baseline.name.replace('/', '-')}.json"
+    console.print(outcome.verdict.text(), markup=False)
+    path = write_verdict(folder, outcome.file(job, run_label, gate_path), name)
+    console.print(f"verdict: {path} (exit {outcome.exit_code})", markup=False)
+    return outcome.exit_code
+
+
+def _run_with_progress(
+    job: GateJob, run_dir: Path, options: RunOptions, console: Console
+) -> GateOutcome:
+    total = len(job.scenarios) * len(job.arm_sides) * job.repeat
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("starting", total=total)
+
+        def hook(item: PlanItem, record: AttemptRecord | None) -> None:
+            if record is None:
+                progress.update(task, description=item.attempt_id)
+            else:
+                progress.advance(task)
+                done = progress.tasks[0].completed
+                if done > (progress.tasks[0].total or 0):
+                    progress.update(task, total=done)
+
+        def say(line: str) -> None:
+            console.print(line, markup=False)
+
+        return asyncio.run(run_gate(job, run_dir, options, progress=hook, say=say))
+
+
+def gate(
+    baseline: Annotated[
+        str,
+        typer.Option(
+            "--baseline",
+            help="A run LABEL (or LABEL/ARM), or an arm spec: scripted, decoy:NAME, command:CMD.",
+        ),
+    ],
+    candidate: Annotated[
+        str, typer.Option("--candidate", help="The side under judgement; same forms.")
+    ],
+    tier: TierOpt = None,
+    only: OnlyOpt = None,
+    scenarios: ScenariosOpt = None,
+    repeat: RepeatOpt = 5,
+    gate_file: GateOpt = Path("gate.json"),
+    results: ResultsOpt = Path("results"),
+    label: LabelOpt = None,
+    top_ups: TopUpsOpt = True,
+    retries: RetriesOpt = 2,
+    dry_run: DryRunOpt = False,
+) -> None:
+    """Judge a candidate against a baseline on the gate scenarios: GO, NO-GO or INCONCLUSIVE.
+
+    Arm sides run together in one new run (canary first, then every scenario x
+    arm x repeat, then top-ups); run labels are read as stored. Without --tier
+    or --only, the gate scenarios of gate.json run. The verdict names the rule
+    that fired with its numbers, and is written to gate-verdict.json in the new
+    run (or the candidate run's) folder.
+
+    Exit codes: 0 GO, 1 NO-GO, 3 INCONCLUSIVE, 2 usage or setup error.
+    """
+    code = gate_job(
+        resolve_side("baseline", baseline, results),
+        resolve_side("candidate", candidate, results),
+        tier=tier,
+        only=only,
+        scenarios=scenarios,
+        repeat=repeat,
+        gate_path=gate_file,
+        results=results,
+        label=label,
+        top_ups=top_ups,
+        retries=retries,
+        dry_run=dry_run,
+    )
+    if code:
+        raise typer.Exit(code)
+
+
+__all__ = ["gate", "gate_job"]

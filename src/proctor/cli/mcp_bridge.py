@@ -1,0 +1,31 @@
+"""proctor mcp-bridge: serve an attempt's MCP tools on stdio."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated
+
+import typer
+
+from proctor.errors import AgentError
+
+
+def mcp_bridge(
+    url: Annotated[
+        str | None,
+        typer.Argument(
+            help="The attempt's MCP endpoint; default: $PROCTOR_MCP_URL.", show_default=False
+        ),
+    ] = None,
+) -> None:
+    """Relay MCP on stdin/stdout to an attempt's endpoint, for agents that only speak stdio."""
+    target = url or os.environ.get("PROCTOR_MCP_URL")
+    if not target:
+        raise AgentError(
+            "no MCP endpoint to bridge to: give the URL, or run inside a command agent, "
+            "which sets PROCTOR_MCP_URL"
+        )
+    # Imported here: the MCP SDK takes seconds to import, and only this command needs it.
+    from proctor.computer.mcp_stdio import main
+
+    raise typer.Exit(main([target]))

@@ -1,0 +1,71 @@
+"""proctor refs: gate two git refs of an agent, each run from its own worktree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt
+from proctor.cli.gate import (
+    DryRunOpt,
+    GateOpt,
+    LabelOpt,
+    RepeatOpt,
+    RetriesOpt,
+    TopUpsOpt,
+    gate_job,
+)
+from proctor.compare._refs import ref_side, worktrees
+
+
+def refs(
+    base_ref: Annotated[str, typer.Argument(help="The baseline ref (branch, tag or commit).")],
+    cand_ref: Annotated[str, typer.Argument(help="The candidate ref.")],
+    repo: Annotated[
+        Path, typer.Option("--repo", help="The agent's git repository.", show_default=False)
+    ],
+    agent: Annotated[
+        str,
+        typer.Option(
+            "--agent",
+            help="Shell command that starts the agent, run from inside each ref's worktree.",
+            show_default=False,
+        ),
+    ],
+    tier: TierOpt = None,
+    only: OnlyOpt = None,
+    scenarios: ScenariosOpt = None,
+    repeat: RepeatOpt = 5,
+    gate_file: GateOpt = Path("gate.json"),
+    results: ResultsOpt = Path("results"),
+    label: LabelOpt = None,
+    top_ups: TopUpsOpt = True,
+    retries: RetriesOpt = 2,
+    dry_run: DryRunOpt = False,
+) -> None:
+    """Gate CAND_REF against BASE_REF: the same plan, the agent command from each ref.
+
+    Both refs are checked out as git worktrees in a temporary folder (removed
+    afterwards) and run as command: arms in one job; then the gate judges them.
+
+    Exit codes: 0 GO, 1 NO-GO, 3 INCONCLUSIVE, 2 usage or setup error.
+    """
+    with worktrees(repo, [base_ref, cand_ref]) as (base, cand):
+        code = gate_job(
+            ref_side("baseline", base, agent),
+            ref_side("candidate", cand, agent),
+            tier=tier,
+            only=only,
+            scenarios=scenarios,
+            repeat=repeat,
+            gate_path=gate_file,
+            results=results,
+            label=label,
+            top_ups=top_ups,
+            retries=retries,
+            dry_run=dry_run,
+        )
+    if code:
+        raise typer.Exit(code)

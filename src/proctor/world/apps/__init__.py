@@ -1,0 +1,17 @@
+"""The fake apps: mail, calendar, sheets and chat, each a site with state, a UI and a JSON API.
+
+Each app module exports ``SITE`` (served at ``<name>.proctor.test``), builds its
+state from the scenario's ``world.apps.<name>`` seed (models in
+``proctor.scenario._apps``), and snapshots its end state into
+``EndState.apps[<name>]`` for the app-state checks (``mail_sent``,
+``draft_exists``, ``nothing_sent``, ``event_exists``, ``sheet_cells``,
+``chat_posted``). Each module's docstring lists its pages, JSON API and snapshot.
+"""
+
+from proctor.world.apps import calendar, chat, mail, sheets
+from proctor.world.apps.mail import deliver, mailbox
+
+APPS = (mail.SITE, calendar.SITE, sheets.SITE, chat.SITE)
+"""The apps' sites, in the order they are listed."""
+
+__all__ = ["APPS", "calendar", "chat", "deliver", "mail", "mailbox", "sheets"]
