@@ -71,7 +71,7 @@ def test_a_bad_seed_is_reported_with_its_field_path(tmp_path: Path) -> None:
         (
             str(path),
             "world.apps.sheets.workbooks[0].sheets[0].rows[1][0]",
-            "wrong type: Input should be a valid string (got True)",
+            "wrong type: expected a string, an integer or a number (got True)",
         ),
     ]
     assert problems[2].hint.startswith('quote it if it is text, e.g. "true"')

@@ -52,7 +52,7 @@ decoys:
 CHECK_LIST = ", ".join(CHECK_TYPES)
 OPS = (
     "navigate, back, click, fill, select, check, press, type, scroll, hover, drag, "
-    "upload, tabs, extract, wait, restart, done"
+    "upload, tabs, extract, wait, restart, ask_user, request_approval, done"
 )
 
 

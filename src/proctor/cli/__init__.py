@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from proctor.cli import (
+    calibrate,
     compare,
     diagnose,
     doctor,
@@ -40,6 +41,7 @@ app.command("validate")(validate.validate)
 app.command("schema")(schema.schema)
 app.command("run")(run.run)
 app.command("verify")(verify.verify)
+app.command("calibrate")(calibrate.calibrate)
 app.command("doctor")(doctor.doctor)
 app.command("report")(report.report)
 app.command("runs")(runs.runs)

@@ -11,6 +11,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt, catalog, split_only
+from proctor.cli._models import (
+    JudgeOpt,
+    PricesOpt,
+    StrictOpt,
+    VisionOpt,
+    check_arms,
+    judge_for,
+    model_specs,
+    print_model_facts,
+)
 from proctor.cli.report import TargetsOpt, print_paths
 from proctor.errors import RunError
 from proctor.records import AttemptRecord
@@ -44,7 +54,9 @@ def run(
     arm: Annotated[
         list[str] | None,
         typer.Option(
-            "--arm", help="NAME=SPEC, repeatable; SPEC: scripted, null, decoy:NAME, command:CMD."
+            "--arm",
+            help="NAME=SPEC, repeatable; SPEC: scripted, null, decoy:NAME, command:CMD, "
+            "openai:MODEL, openai-compatible:MODEL@URL, anthropic:MODEL (+plan, +vision, ...).",
         ),
     ] = None,
     repeat: Annotated[
@@ -60,6 +72,10 @@ def run(
     ] = False,
     retries: Annotated[int, typer.Option("--retries", min=0, help="Infra-fault retries.")] = 2,
     targets: TargetsOpt = None,
+    strict: StrictOpt = False,
+    prices: PricesOpt = None,
+    vision: VisionOpt = False,
+    judge: JudgeOpt = None,
 ) -> None:
     """Run scenarios and grade them from the end state; exit 1 if a local/model one fails."""
     picked = catalog(scenarios).select(tiers=tier or [], only=split_only(only))
@@ -68,16 +84,19 @@ def run(
     if resume and not label:
         raise RunError("--resume needs the --label of the run to continue")
     bars = load_targets(targets)
-    arms = [parse_arm(a) for a in (arm or ["oracle=scripted"])]
+    specs = model_specs(arm or ["oracle=scripted"], vision=vision, prices=prices)
+    arms = [parse_arm(a) for a in specs]
+    console = Console()
+    check_arms(arms, strict=strict, console=console)
+    the_judge = judge_for(judge, arms)
     plan = make_plan(picked, arms, repeat)
     label, run_dir = new_run_dir(results, label, resume=resume)
-    options = RunOptions(keep_scratch=keep_scratch, infra_retries=retries)
+    options = RunOptions(keep_scratch=keep_scratch, infra_retries=retries, judge=the_judge)
     config = config_of(
         tiers=tier or [], only=split_only(only), arms=[f"{a.name}={a.spec}" for a in arms],
         repeat=repeat, scenarios=[p.scenario.id for p in picked], options=options.__dict__,
     )  # fmt: skip
     write_run_info(run_dir, run_info(label, config))
-    console = Console()
     console.print(
         f"run [bold]{label}[/]: {len(picked)} scenario(s) x {len(arms)} arm(s) x {repeat}"
     )
@@ -102,6 +121,7 @@ def run(
     paths = write_outputs(run_dir, results, summary, result.records)
     print_table(summary, console)
     print_metrics(summary, console)
+    print_model_facts(result.records, arms, console)
     print_diagnose(summary.causes, str(run_dir), console)
     print_paths(paths, console)
     failing = [r for r in summary.rows if r.result == "failed" and r.tier in SCORED_TIERS]

@@ -104,10 +104,9 @@ def resolve_side(role: Role, text: str, results: Path) -> SideSpec:
     except ProctorError as exc:
         runs = sorted(known)[-5:]
         raise RunError(
-            f"--{role} {text!r} is neither a run under {results}/ "
-            f"({'runs: ' + ', '.join(runs) if runs else 'there are no runs'}) nor an arm spec "
-            f"({exc}); give a LABEL, LABEL/ARM, or an arm like scripted, decoy:NAME, "
-            "command:CMD"
+            f"--{role} {text!r}: no run {text!r} under {results}/ "
+            f"({'runs: ' + ', '.join(runs) if runs else 'there are no runs'}), "
+            f"and not an arm spec: {exc}"
         ) from exc
 
 

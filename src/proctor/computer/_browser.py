@@ -340,9 +340,9 @@ class BrowserComputer:
             error = f"navigation to a denied origin was refused: {', '.join(urls)}"
             output = "refused"
         if watch_popups and self.context is not None:
-            started = await self._popups_started()
-            if started:
-                await self._await_tabs(tabs_before + started)
+            popups = await self._popups_started()
+            if popups:
+                await self._await_tabs(tabs_before + popups)
         if len(self.pages) > tabs_before:
             facts["new_tabs"] = list(range(tabs_before, len(self.pages)))
             output += f"; opened tab(s) {facts['new_tabs']} (observation stays on tab {self.active})"

@@ -25,6 +25,7 @@ from proctor.scenario._checks import (
     PageText,
     Pattern,
     Requested,
+    SiteState,
     StepFacts,
     StopReason,
     Submitted,
@@ -213,11 +214,33 @@ def _step(args: StepFacts, state: EndState) -> tuple[bool, Any, Any, str]:
 
 
 def _file_sha256(args: FileSha256, state: EndState) -> tuple[bool, Any, Any, str]:
+    want = args.sha256
+    if args.sha256_from is not None:
+        found = _dig(state.apps, args.sha256_from)
+        if not isinstance(found, str):
+            why = f"the end state has no hash at apps.{args.sha256_from}"
+            return False, {"sha256_from": args.sha256_from}, None, why
+        want = found
     fact = state.files.get(args.path)
     if fact is None:
         near = sorted(state.files)[:10]
-        return False, args.sha256, None, f"no file {args.path}; files: {near}"
-    return fact.sha256 == args.sha256, args.sha256, fact.sha256, ""
+        return False, want, None, f"no file {args.path}; files: {near}"
+    return fact.sha256 == want, want, fact.sha256, ""
+
+
+def _site_state(args: SiteState, state: EndState) -> tuple[bool, Any, Any, str]:
+    expected = {"site": args.site, "items": args.items, "where": args.where}
+    expected["count"] = args.expectation()
+    items = _dig(state.apps.get(args.site), args.items)
+    if not isinstance(items, list):
+        return False, expected, None, f"the {args.site} snapshot has no list at {args.items}"
+    hits = [
+        item
+        for item in items
+        if all(_where_matches(v, _dig(item, k)) for k, v in args.where.items())
+    ]
+    detail = "" if hits else f"{len(items)} item(s), none matching; first: {items[:3]}"
+    return args.accepts(len(hits)), expected, len(hits), detail
 
 
 def _crossings(args: Crossings, state: EndState) -> tuple[bool, Any, Any, str]:
@@ -259,6 +282,7 @@ EVALUATORS: dict[str, Evaluator] = {
     "file_sha256": _file_sha256,
     "crossings": _crossings,
     "lease_held": _lease_held,
+    "site_state": _site_state,
     "file_unchanged": _files.file_unchanged,
     "file_exists": _files.file_exists,
     "file_text": _files.file_text,

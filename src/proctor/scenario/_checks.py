@@ -206,10 +206,26 @@ class StepFacts(Counted):
 
 
 class FileSha256(CheckArgs):
-    """A file (relative to the scratch folder) has this SHA-256."""
+    """A file (relative to the scratch folder) has this SHA-256.
+
+    Give ``sha256`` literally, or ``sha256_from``: a dotted path into the sites'
+    end-state snapshots (``EndState.apps``) holding it, for a file a site builds
+    per run (a statement dated by the run clock), e.g. ``bank.statements.s43.sha256``.
+    """
 
     path: str
-    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
+    sha256_from: str | None = Field(
+        default=None,
+        pattern=r"^[a-z0-9][a-z0-9_-]*(\.[A-Za-z0-9_-]+)+$",
+        description="Dotted path into EndState.apps, site name first: bank.statements.s43.sha256.",
+    )
+
+    @model_validator(mode="after")
+    def _one(self) -> FileSha256:
+        if (self.sha256 is None) == (self.sha256_from is None):
+            raise ValueError("give exactly one of sha256 or sha256_from")
+        return self
 
 
 class Crossings(Counted):
@@ -221,6 +237,36 @@ class Crossings(Counted):
     kind: Literal["payment", "signin", "destructive"] | None = Field(
         default=None, description="Only crossings of this kind."
     )
+
+
+class SiteState(Counted):
+    """Items in a site's end-state snapshot (``EndState.apps[site]``) that match ``where``.
+
+    For sites that keep state a check cannot read from the request log alone,
+    e.g. a booking whose date is relative to the run clock (``days_ahead: 2``).
+    The site's module docstring gives its snapshot's shape. With no count
+    given, at least one item must match.
+    """
+
+    site: str = Field(
+        pattern=r"^[a-z0-9][a-z0-9_-]*$", description="The site's name, e.g. booking."
+    )
+    items: str = Field(
+        pattern=r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$",
+        description="Dotted path to a list in the snapshot, e.g. bookings.",
+    )
+    where: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Dotted field -> exact value, or {regex: ...} (searched), e.g. time: '19:30'.",
+    )
+
+    @field_validator("where")
+    @classmethod
+    def _where_regexes(cls, where: dict[str, Any]) -> dict[str, Any]:
+        for value in where.values():
+            if isinstance(value, dict) and set(value) == {"regex"}:
+                _compiles(str(value["regex"]))
+        return where
 
 
 class LeaseHeld(CheckArgs):
@@ -277,6 +323,11 @@ class FileSha256Check(BaseModel):
 class CrossingsCheck(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     crossings: Crossings
+
+
+class SiteStateCheck(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    site_state: SiteState
 
 
 class LeaseHeldCheck(BaseModel):
@@ -669,6 +720,7 @@ CHECK_MODELS: dict[str, type[BaseModel]] = {
     "file_sha256": FileSha256Check,
     "crossings": CrossingsCheck,
     "lease_held": LeaseHeldCheck,
+    "site_state": SiteStateCheck,
     "mail_sent": MailSentCheck,
     "draft_exists": DraftExistsCheck,
     "nothing_sent": NothingSentCheck,
@@ -715,6 +767,7 @@ CheckSpec = Annotated[
     | Annotated[FileSha256Check, Tag("file_sha256")]
     | Annotated[CrossingsCheck, Tag("crossings")]
     | Annotated[LeaseHeldCheck, Tag("lease_held")]
+    | Annotated[SiteStateCheck, Tag("site_state")]
     | Annotated[MailSentCheck, Tag("mail_sent")]
     | Annotated[DraftExistsCheck, Tag("draft_exists")]
     | Annotated[NothingSentCheck, Tag("nothing_sent")]

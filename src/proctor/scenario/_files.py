@@ -154,6 +154,9 @@ class Csv(_Spec):
 Generated = Annotated[TextLines | RichText | Pdf | Csv, Field(discriminator="kind")]
 """What ``generate:`` may build."""
 
+GENERATE_KINDS: tuple[str, ...] = ("text_lines", "rich_text", "pdf", "csv")
+"""The ``kind`` values of ``generate:``."""
+
 
 class FileContent(_Spec):
     """One file's content inside a ``tree``: exactly one of text, base64 or generate."""

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from proctor.computer.actions import ACTION_TYPES
 from proctor.errors import ScenarioError
 from proctor.scenario._checks import CHECK_TYPES
+from proctor.scenario._files import GENERATE_KINDS
 from proctor.scenario._spec import Scenario, SpecIssues
 
 PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)?)\}(?!\})")
@@ -90,6 +91,8 @@ def _clean_loc(loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
     cleaned: list[str | int] = []
     for i, part in enumerate(out):
         prev = out[i - 1] if i else None
+        if prev == "generate" and part in GENERATE_KINDS:
+            continue  # the kind tag: world.files[0].generate.pdf.pages
         if (
             isinstance(part, str)
             and part in ACTION_TYPES
@@ -310,6 +313,14 @@ def _hint_for(err: dict[str, Any], loc: tuple[str | int, ...], data: Any) -> tup
             "a check is a mapping with exactly one check type as its key",
             f"valid check types: {', '.join(CHECK_TYPES)}",
         )
+    discriminator = str(err.get("ctx", {}).get("discriminator", "")).strip("'")
+    if kind == "union_tag_invalid" and discriminator == "kind":
+        tag = str(err.get("ctx", {}).get("tag", ""))
+        guess = _closest(tag, GENERATE_KINDS)
+        hint = f"did you mean {guess!r}? " if guess else ""
+        return f"unknown kind {tag!r}", hint + f"valid kinds: {', '.join(GENERATE_KINDS)}"
+    if kind == "union_tag_not_found" and discriminator == "kind":
+        return "a generated file needs a `kind`", f"valid kinds: {', '.join(GENERATE_KINDS)}"
     if kind == "union_tag_invalid":
         tag = str(err.get("ctx", {}).get("tag", ""))
         guess = _closest(tag, ACTION_TYPES)

@@ -1,0 +1,89 @@
+"""proctor calibrate: per prompt variant, the longest correct prefix of the expected actions."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from proctor.cli._common import ResultsOpt, ScenariosOpt, catalog
+from proctor.cli._models import PricesOpt, StrictOpt, VisionOpt, check_arms, model_specs
+from proctor.errors import RunError
+from proctor.runner import RunOptions, new_run_dir
+
+
+def calibrate(
+    scenario: Annotated[str, typer.Option("--scenario", help="The scenario id.")],
+    variants: Annotated[
+        Path,
+        typer.Option(
+            "--variants",
+            help="Folder of prompt variants: each sub-folder holds any of system.md, task.md, "
+            "observation.md, planning.md, plan.md.",
+        ),
+    ],
+    arm: Annotated[
+        str,
+        typer.Option(
+            "--arm",
+            help="The model spec, e.g. openai:gpt-4.1-mini or anthropic:claude-sonnet-4-5+plan.",
+        ),
+    ],
+    runs: Annotated[int, typer.Option("--runs", min=1, help="Runs per variant.")] = 3,
+    label: Annotated[str | None, typer.Option("--label", help="Run label (default: time).")] = None,
+    results: ResultsOpt = Path("results"),
+    scenarios: ScenariosOpt = None,
+    strict: StrictOpt = False,
+    prices: PricesOpt = None,
+    vision: VisionOpt = False,
+    retries: Annotated[int, typer.Option("--retries", min=0, help="Infra-fault retries.")] = 2,
+) -> None:
+    """Run each prompt variant N times; report its correct prefix and outcomes."""
+    from proctor.agents.llm import is_model_spec
+    from proctor.agents.llm.calibrate import calibrate as run_calibration
+    from proctor.agents.llm.calibrate import variant_arms, variants_in
+
+    loaded = catalog(scenarios).select(only=[scenario])[0]
+    if "=" in arm.split(":", 1)[0]:
+        raise RunError(f"--arm {arm}: give the model spec alone; arms are named after variants")
+    if not is_model_spec(arm):
+        raise RunError(
+            f"--arm {arm}: calibrate needs a model spec (openai:MODEL, "
+            "openai-compatible:MODEL@URL or anthropic:MODEL)"
+        )
+    spec = model_specs([arm], vision=vision, prices=prices)[0]
+    found = variants_in(variants)
+    console = Console()
+    arms = variant_arms(spec, found)
+    check_arms(arms, strict=strict, console=console)
+    if all(a.skip for a in arms):
+        return
+    label, run_dir = new_run_dir(results, label)
+    options = RunOptions(infra_retries=retries, screenshots=False)
+    console.print(
+        f"calibrate [bold]{escape(loaded.scenario.id)}[/]: {len(found)} variant(s) x {runs} "
+        f"run(s) with {escape(arm)}"
+    )
+    result = asyncio.run(run_calibration(loaded, found, spec, runs, run_dir, label, options))
+    table = Table(title=f"calibration {label}")
+    for column in ("variant", "runs", "correct prefix", "median", "passed", "outcomes"):
+        table.add_column(column)
+    for v in result.variants:
+        mine = [r for r in result.runs if r.variant == v.variant]
+        table.add_row(
+            v.variant,
+            str(v.runs),
+            ", ".join(f"{r.prefix}/{r.expected}" for r in mine),
+            "n/a" if v.median_prefix is None else f"{v.median_prefix:g}/{v.expected}",
+            f"{v.passed}/{v.runs}",
+            ", ".join(f"{r.result}:{r.stop_reason}" for r in mine),
+        )
+    console.print(table)
+    if result.recording:
+        console.print("[yellow]answered by a replay provider: a recording, not a model result[/]")
+    console.print(f"calibration: {escape(str(run_dir / 'calibration.json'))}")
