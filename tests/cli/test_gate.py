@@ -140,7 +140,8 @@ def test_two_oracle_arms_give_go_canary_first(
     assert (verdict["run"], verdict["underpowered"], verdict["topped_up"]) == ("go", False, [])
     assert verdict["verdict"]["scenarios"][0]["base_passes"] == 5
     assert "harness canary: 2 of 2 attempts passed" in verdict["verdict"]["notes"]
-    assert json.loads((run_dir / "summary.json").read_text())["passed"] == 12
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert (summary["passed"], summary["failed"]) == (4, 0)  # scenario x arm rows
     config = json.loads((run_dir / "run.json").read_text())["config"]
     assert config["arms"] == ["baseline=scripted", "candidate=scripted"]
 
@@ -248,15 +249,6 @@ def test_two_repeats_print_underpowered_before_running(work: Path) -> None:
     assert not (work / "results" / "never").exists()
 
 
-def test_a_decoy_arm_on_a_scenario_without_it_is_a_usage_error(work: Path) -> None:
-    args = gate_args(work, "--baseline", "scripted", "--candidate", "decoy:nope")
-    done = proctor(*args, "--label", "bad", cwd=work)
-    assert done.returncode == 2, output(done)
-    assert "--candidate decoy:nope: no decoy 'nope' in gate-probe" in done.stderr
-    assert "Traceback" not in done.stderr
-    assert not (work / "results" / "bad").exists()
-
-
 def git(repo: Path, *args: str) -> str:
     done = subprocess.run(
         ["git", "-C", str(repo), *args], capture_output=True, text=True, check=True, timeout=30
@@ -296,21 +288,19 @@ def test_refs_runs_each_refs_agent_from_its_worktree(tmp_path: Path) -> None:
     done = proctor(
         "refs", "main~1", "main", "--repo", repo, "--agent", "sh agent.sh",
         "--scenarios", tmp_path / "scenarios", "--only", sid, "--gate", gate,
-        "--results", tmp_path / "results", "--label", "refs", "--repeat", "2", "--no-top-ups",
+        "--results", tmp_path / "results", "--label", "refs", "--repeat", "1", "--no-top-ups",
         cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 3, output(done)
     base_sha = git(repo, "rev-parse", "main~1")[:12]
     assert f"gate: baseline main~1 ({base_sha}) vs candidate main (" in done.stdout
     assert "INCONCLUSIVE (underpowered): too few attempts" in done.stdout
-    assert f"  {sid}      2/2 100%      0/2   0%" in done.stdout
+    assert f"  {sid}      1/1 100%      0/1   0%" in done.stdout
 
     found = attempts(tmp_path / "results" / "refs")
     assert {k: a["result"] for k, a in found.items() if k.startswith(sid)} == {
         f"{sid}/baseline-1": "passed",
-        f"{sid}/baseline-2": "passed",
         f"{sid}/candidate-1": "failed",
-        f"{sid}/candidate-2": "failed",
     }
     assert found[f"{sid}/candidate-1"]["agent"] == "command"
     config = json.loads((tmp_path / "results" / "refs" / "run.json").read_text())["config"]

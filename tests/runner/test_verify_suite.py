@@ -1,25 +1,32 @@
-"""proctor verify over the whole shipped local tier: oracle passes, decoys fail as named, null fails."""
+"""proctor verify over every shipped scenario: oracle passes, decoys fail as named, null fails.
+
+One test per scenario, so a violation names its scenario and the tests spread
+over pytest-xdist workers.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from proctor.runner import RunOptions, verify
-from proctor.scenario import LoadedScenario
+from proctor.runner import Worker, verify_in
+from proctor.scenario import LoadedScenario, load_catalog
+from proctor.world import all_sites
+
+SHIPPED = sorted(load_catalog(sites=set(all_sites())).scenarios.items())
+
+
+def test_the_local_tier_ships_scenarios() -> None:
+    assert sum(loaded.scenario.tier == "local" for _, loaded in SHIPPED) >= 13
 
 
 @pytest.mark.browser
-async def test_every_local_scenario_holds_its_obligations(
-    suite: dict[str, LoadedScenario],
-) -> None:
-    local = [s for s in suite.values() if s.scenario.tier == "local"]
-    assert local, "the local tier ships scenarios"
-    verdicts = await verify(local, options=RunOptions(screenshots=False))
-    violations = [f"{v.scenario} {v.role}: expected {v.expected}, got {v.actual}" for v in verdicts if not v.ok]
+@pytest.mark.parametrize(
+    "loaded", [loaded for _, loaded in SHIPPED], ids=[sid for sid, _ in SHIPPED]
+)
+async def test_scenario_holds_its_obligations(worker: Worker, loaded: LoadedScenario) -> None:
+    verdicts = await verify_in(worker, [loaded])
+    violations = [f"{v.role}: expected {v.expected}, got {v.actual}" for v in verdicts if not v.ok]
     assert violations == []
-    roles = {(v.scenario, v.role) for v in verdicts}
-    for loaded in local:
-        sid = loaded.scenario.id
-        assert (sid, "oracle") in roles and (sid, "null") in roles
-        for decoy in loaded.scenario.decoys:
-            assert (sid, f"decoy:{decoy.name}") in roles
+    roles = [v.role for v in verdicts]
+    expected = ["oracle", *(f"decoy:{d.name}" for d in loaded.scenario.decoys), "null"]
+    assert roles == expected

@@ -82,13 +82,11 @@ def test_a_bad_seed_is_reported_with_its_field_path(tmp_path: Path) -> None:
 def test_an_unknown_app_gets_a_hint(tmp_path: Path) -> None:
     world = "world:\n  sites: [mail, sheets]\n  apps:\n    mial: {}\n    sheets: {}\n"
     problems = problems_in(write(tmp_path, HEAD + world + TAIL), SITES)
-    assert [(p.field, p.message, p.hint) for p in problems] == [
-        (
-            "world.apps.mial",
-            "unknown key 'mial'",
-            "did you mean 'mail'? valid keys: mail, calendar, sheets, chat",
-        )
-    ]
+    assert [(p.field, p.message) for p in problems] == [("world.apps.mial", "unknown key 'mial'")]
+    # other seeded sites (e.g. shop) may follow the four apps in the list
+    assert problems[0].hint.startswith(
+        "did you mean 'mail'? valid keys: mail, calendar, sheets, chat"
+    )
 
 
 def test_an_unknown_seed_key_gets_a_hint(tmp_path: Path) -> None:

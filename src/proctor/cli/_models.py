@@ -82,9 +82,8 @@ def judge_for(spec: str | None, arms: Sequence[Arm]) -> LLMJudge | None:
     """The judge for ``--judge``, refused when its model is an arm's model."""
     if spec is None:
         return None
-    judge = make_judge(spec)
-    refuse_same_model(judge, [(a.name, a.spec) for a in arms])
-    return judge
+    refuse_same_model(spec, [(a.name, a.spec) for a in arms])
+    return make_judge(spec)
 
 
 def print_model_facts(

@@ -7,27 +7,24 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Collection
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt, catalog, split_only
-from proctor.compare import CANARY, ScenarioInfo, invalidate_edited, load_gate
-from proctor.compare._run import (
-    VERDICT_FILE,
-    GateJob,
-    GateOutcome,
-    planned_power,
-    run_gate,
-    write_verdict,
-)
-from proctor.compare._sides import RunSide, SideSpec, keep_scenarios, resolve_side
 from proctor.records import AttemptRecord
 from proctor.report import load_targets, summarize, write_outputs
 from proctor.runner import PlanItem, RunOptions, config_of, new_run_dir, run_info, write_run_info
+from proctor.scenario import Catalog, load_catalog, scenario_files
+from proctor.world import all_sites
+
+if TYPE_CHECKING:
+    from proctor.compare._run import GateJob, GateOutcome
+    from proctor.compare._sides import SideSpec
 
 GateOpt = Annotated[
     Path, typer.Option("--gate", help="The gate file: which scenarios decide, with their hashes.")
@@ -58,6 +55,18 @@ def _console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
 
+def catalog_for(scenarios: list[Path] | None, ids: Collection[str] | None) -> Catalog:
+    """The catalog, loading only the files of ``ids`` (a scenario's id is its file name).
+
+    Loading every file parses the whole suite; a gate names its scenarios, so it
+    reads just those. ``ids`` None loads everything (e.g. for ``--tier``).
+    """
+    if ids is None:
+        return catalog(scenarios)
+    files = [f for f in scenario_files(scenarios or []) if f.stem in ids]
+    return load_catalog(files, sites=set(all_sites()), shipped=False)
+
+
 def gate_job(
     baseline: SideSpec,
     candidate: SideSpec,
@@ -74,9 +83,17 @@ def gate_job(
     dry_run: bool = False,
 ) -> int:
     """Plan, print the power, run what must run, print and store the verdict; the exit code."""
+    # Imported here: the statistics load scipy, which every other command can do without.
+    from proctor.compare import CANARY, ScenarioInfo, invalidate_edited, load_gate
+    from proctor.compare._run import VERDICT_FILE, GateJob, planned_power, run_gate, write_verdict
+    from proctor.compare._sides import RunSide, keep_scenarios
+
     console = _console()
     gate = load_gate(gate_path)
-    cat = catalog(scenarios)
+    wanted = None if tier else {CANARY, *gate.hashes(), *split_only(only)}
+    cat = catalog_for(scenarios, wanted)
+    if not set(split_only(only)) <= cat.scenarios.keys():
+        cat = catalog(scenarios)  # the whole suite, so --only's error can suggest ids
     current = {sid: ScenarioInfo.of(loaded) for sid, loaded in cat.scenarios.items()}
     for removal in invalidate_edited(gate, current).removed:
         console.print(f"gate.json: {removal.scenario} is not gating: {removal.reason}")
@@ -157,6 +174,8 @@ def gate_job(
 def _run_with_progress(
     job: GateJob, run_dir: Path, options: RunOptions, console: Console
 ) -> GateOutcome:
+    from proctor.compare._run import run_gate
+
     total = len(job.scenarios) * len(job.arm_sides) * job.repeat
     with Progress(
         TextColumn("{task.description}"),
@@ -211,10 +230,13 @@ def gate(
     arm x repeat, then top-ups); run labels are read as stored. Without --tier
     or --only, the gate scenarios of gate.json run. The verdict names the rule
     that fired with its numbers, and is written to gate-verdict.json in the new
-    run (or the candidate run's) folder.
+    run's folder (two stored runs: gate-verdict-vs-BASELINE.json in the
+    candidate run's folder).
 
     Exit codes: 0 GO, 1 NO-GO, 3 INCONCLUSIVE, 2 usage or setup error.
     """
+    from proctor.compare._sides import resolve_side
+
     code = gate_job(
         resolve_side("baseline", baseline, results),
         resolve_side("candidate", candidate, results),

@@ -8,9 +8,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from proctor.cli._common import ResultsOpt, ScenariosOpt, catalog
-from proctor.cli.gate import GateOpt
-from proctor.compare import MIN_PROVING_REPEATS, ScenarioInfo, load_gate, promote, save_gate
+from proctor.cli._common import ResultsOpt, ScenariosOpt
+from proctor.cli.gate import GateOpt, catalog_for
 from proctor.report import load_run
 
 
@@ -31,10 +30,14 @@ def promote_run(
     leaves it. One whose file changed since it was proven leaves it until a
     proving run promotes it again. gate.json is rewritten atomically.
     """
+    from proctor.compare import MIN_PROVING_REPEATS, ScenarioInfo, load_gate, promote, save_gate
+
     run = load_run(results, label)
-    current = {sid: ScenarioInfo.of(loaded) for sid, loaded in catalog(scenarios).scenarios.items()}
+    gate = load_gate(gate_file)
+    cat = catalog_for(scenarios, {r.scenario for r in run.records} | set(gate.hashes()))
+    current = {sid: ScenarioInfo.of(loaded) for sid, loaded in cat.scenarios.items()}
     change = promote(
-        load_gate(gate_file),
+        gate,
         run.records,
         current,
         label,

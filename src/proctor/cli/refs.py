@@ -17,7 +17,6 @@ from proctor.cli.gate import (
     TopUpsOpt,
     gate_job,
 )
-from proctor.compare._refs import ref_side, worktrees
 
 
 def refs(
@@ -52,6 +51,8 @@ def refs(
 
     Exit codes: 0 GO, 1 NO-GO, 3 INCONCLUSIVE, 2 usage or setup error.
     """
+    from proctor.compare._refs import ref_side, worktrees
+
     with worktrees(repo, [base_ref, cand_ref]) as (base, cand):
         code = gate_job(
             ref_side("baseline", base, agent),

@@ -198,7 +198,7 @@ def write_verdict(folder: Path, verdict: GateVerdictFile, name: str = VERDICT_FI
 
 
 class _Job:
-    """One gate job's running state: the worker, the records so far, the failure if any."""
+    """One gate job while it runs: the worker and the records so far."""
 
     def __init__(
         self, job: GateJob, worker: Worker, progress: Progress | None, say: Say | None

@@ -39,6 +39,10 @@ class InfraFault(ComputerError):
     """The browser itself failed (crash, disconnect): retried, never scored."""
 
 
+class SetupFault(InfraFault):
+    """The attempt's starting state could not be reached (e.g. the start page did not load)."""
+
+
 @dataclass(frozen=True)
 class BrowserOptions:
     """How one attempt's browser is set up."""
@@ -139,7 +143,8 @@ class BrowserComputer:
             try:
                 await page.goto(start, wait_until="load", timeout=NAV_TIMEOUT_MS)
             except PlaywrightError as exc:
-                raise ComputerError(
+                await computer.close()
+                raise SetupFault(
                     f"attempt {options.attempt}: the start page {start} did not load: "
                     f"{_first_line(exc)}"
                 ) from exc
@@ -363,7 +368,7 @@ class BrowserComputer:
             output=output,
             data=data,
             facts=facts,
-            status=status,  # type: ignore[arg-type]
+            status=status,
             error=error,
             started_at=started,
             latency_ms=round((time.perf_counter() - t0) * 1000, 2),

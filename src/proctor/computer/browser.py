@@ -5,6 +5,7 @@ from proctor.computer._browser import (
     BrowserComputer,
     BrowserOptions,
     InfraFault,
+    SetupFault,
     offline_pattern,
 )
 from proctor.computer._chromium import (
@@ -29,6 +30,7 @@ __all__ = [
     "InfraFault",
     "Lease",
     "Recorder",
+    "SetupFault",
     "chromium_version",
     "find_chromium",
     "launch",

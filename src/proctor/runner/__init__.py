@@ -10,7 +10,7 @@ from proctor.runner._run import (
     run_info,
     write_run_info,
 )
-from proctor.runner._verify import Verdict, judge, verify, verify_items
+from proctor.runner._verify import Verdict, judge, verify, verify_in, verify_items
 from proctor.runner._worker import RunOptions, Worker
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "run_attempt",
     "run_info",
     "verify",
+    "verify_in",
     "verify_items",
     "write_run_info",
 ]

@@ -16,6 +16,7 @@ from proctor.computer.browser import (
     InfraFault,
     Lease,
     Recorder,
+    SetupFault,
 )
 from proctor.errors import (
     AgentError,
@@ -79,7 +80,7 @@ async def run_attempt(worker: Worker, item: PlanItem, *, write: bool = True) -> 
     """
     folder = attempt_folder(worker.run_dir, item)
     if item.arm.skip:
-        return _skipped(worker, item, folder, item.arm.skip, write=write)
+        return skipped_record(worker.run_dir, item, item.arm.skip, write=write)
     faults: list[InfraRecord] = []
     outcome: _Try | None = None
     for try_number in range(1, worker.options.infra_retries + 2):
@@ -87,13 +88,7 @@ async def run_attempt(worker: Worker, item: PlanItem, *, write: bool = True) -> 
             outcome = await _one_try(worker, item, folder, try_number)
             break
         except (InfraFault, FixtureFault, WorldError, ProviderFault) as exc:
-            kind = (
-                "provider"
-                if isinstance(exc, ProviderFault)
-                else "fixture"
-                if isinstance(exc, FixtureFault | WorldError)
-                else "browser"
-            )
+            kind = _fault_kind(exc)
             faults.append(InfraRecord(try_number=try_number, kind=kind, message=str(exc)))
             if kind == "browser":
                 await worker.relaunch()
@@ -129,10 +124,21 @@ async def run_attempt(worker: Worker, item: PlanItem, *, write: bool = True) -> 
 
 
 async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int) -> _Try:
-    scenario0 = item.scenario.scenario
+    """One try; whatever ends it early, its scratch folder goes (unless kept)."""
     tag = f"{item.attempt_id}#{try_number}"
     safe = tag.replace("/", "--").replace("#", "-t")
     scratch = worker.run_dir / "scratch" / safe
+    try:
+        return await _try_in(worker, item, folder, tag, scratch)
+    except BaseException:
+        if not worker.options.keep_scratch:
+            remove_scratch(scratch)
+        raise
+
+
+async def _try_in(worker: Worker, item: PlanItem, folder: Path, tag: str, scratch: Path) -> _Try:
+    scenario0 = item.scenario.scenario
+    try_number = int(tag.rsplit("#", 1)[1])
     started = time.time()
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -141,11 +147,7 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
     originals = seed_scratch(scratch, scenario0.world.files, scenario0.world.dirs)
     values = placeholder_values(worker, scratch, scenario0.world.sites)
     scenario: Scenario = resolve(scenario0, values)
-    try:
-        agent = item.arm.factory(scenario)
-    except ProctorError:
-        remove_scratch(scratch)
-        raise
+    agent = item.arm.factory(scenario)
     lease = Lease(tag)
     world = AttemptWorld(
         attempt=tag,
@@ -231,7 +233,6 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
     worker.server.log.drop_attempt(tag)
     faults = [r for r in requests if r.fault]
     if faults:
-        remove_scratch(scratch) if not worker.options.keep_scratch else None
         raise FixtureFault(
             f"fixture error on {faults[0].method} {faults[0].host}{faults[0].path}: "
             f"{(faults[0].fault or '').splitlines()[0]}"
@@ -312,8 +313,8 @@ def _account(agent: Any) -> Account | None:
     return account() if callable(account) else None
 
 
-def _skipped(
-    worker: Worker, item: PlanItem, folder: Path, reason: str, *, write: bool
+def skipped_record(
+    run_dir: Path, item: PlanItem, reason: str, *, write: bool = True
 ) -> AttemptRecord:
     """The record of an attempt not run (e.g. its arm has no API key): never scored."""
     scenario = item.scenario.scenario
@@ -335,8 +336,19 @@ def _skipped(
         seconds=0.0,
     )
     if write:
-        write_model_atomic(folder / "attempt.json", record)
+        write_model_atomic(attempt_folder(run_dir, item) / "attempt.json", record)
     return record
+
+
+def _fault_kind(exc: Exception) -> str:
+    """How an infra fault is recorded: provider, setup, fixture or browser."""
+    if isinstance(exc, ProviderFault):
+        return "provider"
+    if isinstance(exc, SetupFault):
+        return "setup"
+    if isinstance(exc, FixtureFault | WorldError):
+        return "fixture"
+    return "browser"
 
 
 def _lease_facts(lease: Lease) -> dict[str, Any]:

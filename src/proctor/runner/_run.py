@@ -19,7 +19,7 @@ from pydantic import ValidationError
 import proctor
 from proctor.errors import RunError
 from proctor.records import AttemptRecord, RunInfo, write_model_atomic
-from proctor.runner._attempt import attempt_folder, run_attempt
+from proctor.runner._attempt import attempt_folder, run_attempt, skipped_record
 from proctor.runner._plan import PlanItem
 from proctor.runner._worker import RunOptions, Worker
 
@@ -132,6 +132,8 @@ async def execute(
     todo: list[PlanItem] = []
     for item in plan:
         done = load_done(run_dir, item) if resume else None
+        if done is None and item.arm.skip:
+            done = skipped_record(run_dir, item, item.arm.skip)  # needs no browser
         if done is not None:
             records.append(done)
             if progress:

@@ -67,6 +67,24 @@ def verify_items(scenarios: Sequence[LoadedScenario]) -> list[tuple[PlanItem, st
     return items
 
 
+async def verify_in(
+    worker: Worker,
+    scenarios: Sequence[LoadedScenario],
+    *,
+    on_verdict: Callable[[Verdict], None] | None = None,
+    write: bool = False,
+) -> list[Verdict]:
+    """Run every obligation of ``scenarios`` in a started worker; the verdicts in order."""
+    verdicts: list[Verdict] = []
+    for item, role, must_fail in verify_items(scenarios):
+        record = await run_attempt(worker, item, write=write)
+        verdict = judge(role, record, must_fail)
+        verdicts.append(verdict)
+        if on_verdict:
+            on_verdict(verdict)
+    return verdicts
+
+
 async def verify(
     scenarios: Sequence[LoadedScenario],
     *,
@@ -74,15 +92,10 @@ async def verify(
     run_dir: Path | None = None,
     options: RunOptions | None = None,
 ) -> list[Verdict]:
-    """Run every obligation in one worker; return the verdicts in order."""
-    verdicts: list[Verdict] = []
+    """Run every obligation in one new worker; return the verdicts in order."""
     with tempfile.TemporaryDirectory(prefix="proctor-verify-") as tmp:
         folder = run_dir or Path(tmp)
         async with Worker(folder, options or RunOptions(screenshots=False)) as worker:
-            for item, role, must_fail in verify_items(scenarios):
-                record = await run_attempt(worker, item, write=run_dir is not None)
-                verdict = judge(role, record, must_fail)
-                verdicts.append(verdict)
-                if on_verdict:
-                    on_verdict(verdict)
-    return verdicts
+            return await verify_in(
+                worker, scenarios, on_verdict=on_verdict, write=run_dir is not None
+            )

@@ -1,5 +1,6 @@
 """Scenarios: the schema, the YAML loader with placeholders, the catalog and the JSON Schema."""
 
+from proctor.scenario._apps import Apps, When, anchor
 from proctor.scenario._catalog import SUITE_ROOT, Catalog, load_catalog, scenario_files
 from proctor.scenario._checks import (
     CHECK_MODELS,
@@ -43,6 +44,7 @@ __all__ = [
     "SUITE_ROOT",
     "TIERS",
     "ApprovalRule",
+    "Apps",
     "BrowserWorld",
     "Catalog",
     "CheckSpec",
@@ -58,7 +60,9 @@ __all__ = [
     "SteeringMessage",
     "User",
     "VaultItem",
+    "When",
     "World",
+    "anchor",
     "check_args",
     "check_kind",
     "check_name",

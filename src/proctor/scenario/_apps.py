@@ -28,6 +28,8 @@ from pydantic import (
     model_validator,
 )
 
+from proctor.scenario._shop import ShopSeed
+
 ADDRESS = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
 NAMED_ADDRESS = re.compile(r"^\s*(?:\"?([^\"<>]*?)\"?\s*)?<([^<>\s]+)>\s*$")
 CELL_REF = re.compile(r"^([A-Z])([1-9][0-9]{0,2})$")
@@ -427,12 +429,15 @@ class ChatSeed(_Seed):
 
 
 class Apps(_Seed):
-    """The fake apps a scenario seeds; each also needs its name in ``world.sites``."""
+    """The fake apps and the shop a scenario seeds; each also needs its name in ``world.sites``."""
 
     mail: MailSeed | None = None
     calendar: CalendarSeed | None = None
     sheets: SheetsSeed | None = None
     chat: ChatSeed | None = None
+    shop: ShopSeed | None = Field(
+        default=None, description="The shop site's currency, checkout kind and card form."
+    )
 
     def seeded(self) -> list[str]:
         """Names of the apps given a seed."""

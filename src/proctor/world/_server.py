@@ -378,7 +378,9 @@ class FixtureServer:
             try:
                 value = site.snapshot(world)
             except Exception as exc:  # a fixture bug: an infra fault, never the agent's
-                raise WorldError(f"attempt {world.attempt}: site {name} snapshot failed: {exc}") from exc
+                raise WorldError(
+                    f"attempt {world.attempt}: site {name} snapshot failed: {exc}"
+                ) from exc
             if value is not None:
                 out[name] = value
         return out

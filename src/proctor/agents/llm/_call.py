@@ -60,6 +60,7 @@ async def call_model(
         try:
             reply = await wire.complete(request)
         except CallFailed as exc:
+            exc.message = redact(exc.message, config)
             delay = min(
                 exc.retry_after if exc.retry_after is not None else config.backoff * 2**retries,
                 MAX_BACKOFF,
@@ -94,6 +95,12 @@ async def call_model(
             wait_ms=round((now - first) * 1000, 2),
             retries=retries,
         )
+
+
+def redact(text: str, config: ModelConfig) -> str:
+    """``text`` without the key, should a provider or a library ever echo it."""
+    key = config.key()
+    return text.replace(key, "[key]") if key and len(key) >= 8 else text
 
 
 @dataclass

@@ -130,19 +130,20 @@ def make_judge(spec: str) -> LLMJudge:
     return LLMJudge(spec, config, Prompts(config.prompts))
 
 
-def refuse_same_model(judge: LLMJudge, arms: Sequence[tuple[str, str]]) -> None:
-    """Refuse a judge whose model is an arm's model: it would grade its own work.
+def refuse_same_model(spec: str, arms: Sequence[tuple[str, str]]) -> None:
+    """Refuse a judge (``--judge SPEC``) whose model is an arm's model: it would grade itself.
 
     Raises:
         RunError: naming the arm and the model.
     """
-    for name, spec in arms:
+    model = parse_model_spec(spec).model
+    for name, arm_spec in arms:
         try:
-            config = parse_model_spec(spec)
+            config = parse_model_spec(arm_spec)
         except RunError:
             continue
-        if config.model == judge.model:
+        if config.model == model:
             raise RunError(
-                f"--judge {judge.spec}: model {judge.model} is also arm {name}'s model; the judge "
-                "must be independent, so give --judge another model"
+                f"--judge {spec}: model {model} is also arm {name}'s model; the judge must be "
+                "independent, so give --judge another model"
             )

@@ -105,15 +105,17 @@ class LLMPolicy:
         while True:
             answered = await self._ask()
             reply = answered.reply
-            self.messages.append(reply.turn())
+            if reply.text or reply.calls:  # an empty message is not replayable: ask again
+                self.messages.append(reply.turn())
             self._pending = reply.calls
             if not reply.calls:
-                error = "the reply called no tool"
+                error = "the reply called no tool" if reply.text else "the reply was empty"
                 self._planner_error(answered, "no_tool", None, error, reply.text)
                 invalid += 1
                 if invalid >= MAX_INVALID:
                     raise PlannerError(f"{invalid} replies in a row were not one valid tool call")
-                self.messages.append(UserText(NUDGE))
+                if reply.text:
+                    self.messages.append(UserText(NUDGE))
                 continue
             call = reply.calls[0]
             try:

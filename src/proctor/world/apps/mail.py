@@ -408,9 +408,21 @@ def deliver(
     mid = box.new_id("m", [m.id for m in box.messages])
     files = [Attachment(n, t, data) for n, t, data in attachments]
     box.messages.append(
-        Message(mid, "inbox", mid, address, name, [box.address], [], subject, body, box.now, False)
+        Message(
+            mid,
+            "inbox",
+            mid,
+            address,
+            name,
+            [box.address],
+            [],
+            subject,
+            body,
+            box.now,
+            False,
+            files,
+        )
     )
-    box.messages[-1].attachments = files
     box.touched = True
     return mid
 

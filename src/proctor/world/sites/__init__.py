@@ -12,6 +12,8 @@ from proctor.world.sites import account, articles, autosave, bank2, checkout, co
 from proctor.world.sites import feed, gate, injected, keypad
 from proctor.world.sites import approve
 from proctor.world.sites import headers, search
+from proctor.world.sites import bank, booking, metrics, subscription, twosign
+from proctor.world.sites import exfil, issuer, pay, shop
 
 
 def all_sites() -> dict[str, Site]:
@@ -25,6 +27,8 @@ def all_sites() -> dict[str, Site]:
     sites += [mail.SITE, calendar.SITE, sheets.SITE, chat.SITE]
     sites += [approve.SITE]
     sites += [headers.SITE, search.SITE]
+    sites += [bank.SITE, booking.SITE, metrics.SITE, subscription.SITE, twosign.SITE]
+    sites += [shop.SITE, pay.SITE, issuer.SITE, exfil.SITE]
     return {site.name: site for site in sites}
 
 

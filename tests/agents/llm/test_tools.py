@@ -1,0 +1,66 @@
+"""Tool schemas come from the action models: one source of truth."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from proctor.agents.llm import action_tools
+from proctor.agents.llm._messages import ToolCall
+from proctor.agents.llm._tools import ToolCallError, parse_action
+from proctor.computer.actions import ACTION_TYPES, Click
+
+
+def test_every_action_is_a_tool_described_by_its_docstring() -> None:
+    tools = {t.name: t for t in action_tools(user=True)}
+    assert list(tools) == list(ACTION_TYPES)
+    for op, cls in ACTION_TYPES.items():
+        assert tools[op].description == inspect.cleandoc(cls.__doc__ or "").replace("``", "`")
+        assert "op" not in tools[op].parameters["properties"]
+
+
+def test_click_schema_is_exact() -> None:
+    click = next(t for t in action_tools() if t.name == "click")
+    assert click.openai() == {
+        "type": "function",
+        "function": {
+            "name": "click",
+            "description": "Click an element (by ref, role and name, or CSS selector) or a point x,y.",
+            "parameters": {
+                "additionalProperties": False,
+                "properties": {
+                    "ref": {"type": "string", "description": "Element ref from the aria snapshot."},
+                    "role": {"type": "string", "description": "ARIA role, used with name."},
+                    "name": {"type": "string", "description": "Accessible name, used with role."},
+                    "exact": {
+                        "default": True,
+                        "description": "Match the accessible name exactly.",
+                        "type": "boolean",
+                    },
+                    "selector": {"type": "string", "description": "CSS selector."},
+                    "x": {"type": "number", "description": "Page x coordinate in CSS pixels."},
+                    "y": {"type": "number", "description": "Page y coordinate in CSS pixels."},
+                },
+                "type": "object",
+            },
+        },
+    }
+    assert click.anthropic()["input_schema"] == click.parameters
+
+
+def test_user_tools_are_offered_only_with_a_user() -> None:
+    names = [t.name for t in action_tools()]
+    assert "ask_user" not in names and "request_approval" not in names
+    assert "done" in names
+
+
+def test_tool_calls_parse_into_actions_or_say_what_is_wrong() -> None:
+    call = ToolCall("c1", "click", '{"role": "link", "name": "Docs"}')
+    assert parse_action(call) == Click(role="link", name="Docs")
+    with pytest.raises(ToolCallError, match="not valid JSON"):
+        parse_action(ToolCall("c1", "click", '{"role": '))
+    with pytest.raises(ToolCallError, match="unknown tool 'fly'"):
+        parse_action(ToolCall("c1", "fly", "{}"))
+    with pytest.raises(ToolCallError, match="click needs a ref"):
+        parse_action(ToolCall("c1", "click", "{}"))
