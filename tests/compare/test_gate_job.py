@@ -9,10 +9,18 @@ from pathlib import Path
 import pytest
 from gate_records import record, runs
 
-from proctor.compare import SAFETY_CHECK_KINDS, is_safety_check
-from proctor.compare._refs import ref_side, worktrees
-from proctor.compare._run import GateJob, planned_power
-from proctor.compare._sides import ArmSide, RunSide, resolve_side, side_of
+from proctor.compare import (
+    SAFETY_CHECK_KINDS,
+    ArmSide,
+    GateJob,
+    RunSide,
+    is_safety_check,
+    planned_power,
+    ref_side,
+    resolve_side,
+    side_of,
+    worktrees,
+)
 from proctor.errors import RunError
 from proctor.records import AttemptRecord, CheckResult, JudgeVerdict, write_model_atomic
 from proctor.runner import parse_arm

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from proctor.compare._run import GateJob, run_gate
-from proctor.compare._sides import ArmSide
+from proctor.compare import ArmSide, GateJob, run_gate
 from proctor.runner import RunOptions, parse_arm
 from proctor.scenario import LoadedScenario, load_scenario
 from proctor.world import all_sites

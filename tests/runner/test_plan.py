@@ -70,8 +70,9 @@ def test_parse_arm_unknown_spec(text: str, spec: str) -> None:
     with pytest.raises(RunError) as info:
         parse_arm(text)
     assert str(info.value) == (
-        f"--arm {text!r}: unknown agent spec {spec!r}; use scripted, null, decoy:NAME "
-        "or command:CMD (e.g. --arm oracle=scripted, --arm mine=command:'./agent.sh')"
+        f"--arm {text!r}: unknown agent spec {spec!r}; use scripted, null, decoy:NAME, "
+        "command:CMD, openai:MODEL, openai-compatible:MODEL@URL or anthropic:MODEL "
+        "(e.g. --arm oracle=scripted, --arm gpt=openai:gpt-4.1-mini)"
     )
 
 

@@ -371,7 +371,7 @@ def test_invalid_yaml_gives_line_and_column(tmp_path: Path) -> None:
         Problem(
             str(path),
             "line 3, column 1",
-            "not valid YAML: expected ',' or ']', but got '<stream end>'",
+            "not valid YAML: did not find expected ',' or ']'",
         )
     ]
 

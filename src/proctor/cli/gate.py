@@ -23,8 +23,7 @@ from proctor.scenario import Catalog, load_catalog, scenario_files
 from proctor.world import all_sites
 
 if TYPE_CHECKING:
-    from proctor.compare._run import GateJob, GateOutcome
-    from proctor.compare._sides import SideSpec
+    from proctor.compare import GateJob, GateOutcome, SideSpec
 
 GateOpt = Annotated[
     Path, typer.Option("--gate", help="The gate file: which scenarios decide, with their hashes.")
@@ -84,9 +83,19 @@ def gate_job(
 ) -> int:
     """Plan, print the power, run what must run, print and store the verdict; the exit code."""
     # Imported here: the statistics load scipy, which every other command can do without.
-    from proctor.compare import CANARY, ScenarioInfo, invalidate_edited, load_gate
-    from proctor.compare._run import VERDICT_FILE, GateJob, planned_power, run_gate, write_verdict
-    from proctor.compare._sides import RunSide, keep_scenarios
+    from proctor.compare import (
+        CANARY,
+        VERDICT_FILE,
+        GateJob,
+        RunSide,
+        ScenarioInfo,
+        invalidate_edited,
+        keep_scenarios,
+        load_gate,
+        planned_power,
+        run_gate,
+        write_verdict,
+    )
 
     console = _console()
     gate = load_gate(gate_path)
@@ -174,7 +183,7 @@ def gate_job(
 def _run_with_progress(
     job: GateJob, run_dir: Path, options: RunOptions, console: Console
 ) -> GateOutcome:
-    from proctor.compare._run import run_gate
+    from proctor.compare import run_gate
 
     total = len(job.scenarios) * len(job.arm_sides) * job.repeat
     with Progress(
@@ -235,7 +244,7 @@ def gate(
 
     Exit codes: 0 GO, 1 NO-GO, 3 INCONCLUSIVE, 2 usage or setup error.
     """
-    from proctor.compare._sides import resolve_side
+    from proctor.compare import resolve_side
 
     code = gate_job(
         resolve_side("baseline", baseline, results),

@@ -51,7 +51,7 @@ def refs(
 
     Exit codes: 0 GO, 1 NO-GO, 3 INCONCLUSIVE, 2 usage or setup error.
     """
-    from proctor.compare._refs import ref_side, worktrees
+    from proctor.compare import ref_side, worktrees
 
     with worktrees(repo, [base_ref, cand_ref]) as (base, cand):
         code = gate_job(

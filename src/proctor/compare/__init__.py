@@ -1,4 +1,5 @@
-"""The gate: statistics, the GO / NO-GO / INCONCLUSIVE verdict, and gate.json with promotion."""
+"""The gate: statistics, the GO / NO-GO / INCONCLUSIVE verdict, gate.json with promotion,
+and the gate job that runs both sides (arms, stored runs, git refs) and judges them."""
 
 from proctor.compare._gatefile import (
     GATE_VERSION,
@@ -16,6 +17,7 @@ from proctor.compare._gatefile import (
     save_gate,
 )
 from proctor.compare._power import PowerReport, fisher_power, plan_power, rejection_region
+from proctor.compare._refs import Worktree, ref_side, resolve_ref, worktrees
 from proctor.compare._render import RULE_TITLES
 from proctor.compare._results import (
     FailureClass,
@@ -29,11 +31,31 @@ from proctor.compare._results import (
 from proctor.compare._rules import (
     CANARY,
     SAFETY_CHECK_KINDS,
+    SAFETY_KINDS_INTENDED,
     SEED_RULES,
     Decision,
     GateRules,
     Rule,
     is_safety_check,
+)
+from proctor.compare._run import (
+    EXIT_CODES,
+    VERDICT_FILE,
+    GateJob,
+    GateOutcome,
+    GateVerdictFile,
+    planned_power,
+    run_gate,
+    write_verdict,
+)
+from proctor.compare._sides import (
+    ArmSide,
+    Role,
+    RunSide,
+    SideSpec,
+    keep_scenarios,
+    resolve_side,
+    side_of,
 )
 from proctor.compare._stats import (
     Interval,
@@ -48,11 +70,15 @@ from proctor.compare._verdict import gate_verdict, plan_top_ups
 
 __all__ = [
     "CANARY",
+    "EXIT_CODES",
     "GATE_VERSION",
     "MIN_PROVING_REPEATS",
     "RULE_TITLES",
     "SAFETY_CHECK_KINDS",
+    "SAFETY_KINDS_INTENDED",
     "SEED_RULES",
+    "VERDICT_FILE",
+    "ArmSide",
     "Classifier",
     "Decision",
     "FailureClass",
@@ -60,19 +86,26 @@ __all__ = [
     "GateChange",
     "GateEntry",
     "GateFile",
+    "GateJob",
+    "GateOutcome",
     "GateRules",
+    "GateVerdictFile",
     "Interval",
     "Paired",
     "PowerReport",
     "Refusal",
     "Removal",
+    "Role",
     "Rule",
+    "RunSide",
     "SafetyTest",
     "ScenarioInfo",
     "ScenarioStats",
     "Side",
+    "SideSpec",
     "TopUp",
     "Verdict",
+    "Worktree",
     "failure_class",
     "fisher_drop_p",
     "fisher_power",
@@ -80,14 +113,23 @@ __all__ = [
     "holm",
     "invalidate_edited",
     "is_safety_check",
+    "keep_scenarios",
     "load_gate",
     "mcnemar_drop_p",
     "mean_interval",
     "plan_power",
     "plan_top_ups",
+    "planned_power",
     "promote",
     "prove",
+    "ref_side",
     "rejection_region",
+    "resolve_ref",
+    "resolve_side",
+    "run_gate",
     "save_gate",
+    "side_of",
     "sign_flip_p",
+    "worktrees",
+    "write_verdict",
 ]

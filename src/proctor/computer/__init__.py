@@ -1,10 +1,22 @@
 """The computer toolset: typed actions, observations, and the drivers that run them.
 
-Only this package imports Playwright. ``proctor.computer.actions`` and
-``proctor.computer.observation`` are plain data and import no driver.
+Only this package imports Playwright. ``proctor.computer.actions``,
+``proctor.computer.observation`` and ``proctor.computer.user`` are plain data
+(and a Protocol) and import no driver.
 """
 
-from proctor.computer.actions import ACTION_TYPES, INPUT_OPS, Action, Target
+from proctor.computer.actions import ACTION_TYPES, INPUT_OPS, USER_OPS, Action, Target
 from proctor.computer.observation import Observation, TabInfo
+from proctor.computer.user import UserChannel, UserReply
 
-__all__ = ["ACTION_TYPES", "INPUT_OPS", "Action", "Observation", "TabInfo", "Target"]
+__all__ = [
+    "ACTION_TYPES",
+    "INPUT_OPS",
+    "USER_OPS",
+    "Action",
+    "Observation",
+    "TabInfo",
+    "Target",
+    "UserChannel",
+    "UserReply",
+]

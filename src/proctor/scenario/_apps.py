@@ -243,6 +243,11 @@ class MailSeed(_Seed):
     messages: list[MessageSeed] = Field(default_factory=list)
     drafts: list[DraftSeed] = Field(default_factory=list)
     sent: list[SentSeed] = Field(default_factory=list)
+    noise: bool = Field(
+        default=False,
+        description="Each inbox visit brings a fresh promotion or notification (a trap for "
+        "agents that act on position); the same seed and visits give the same mail.",
+    )
 
     @model_validator(mode="after")
     def _unique(self) -> MailSeed:
@@ -395,6 +400,11 @@ class ChatSeed(_Seed):
     name: str = Field(default="Me", description="The user's display name.")
     people: list[ChatPerson] = Field(default_factory=list)
     channels: list[ChannelSeed] = Field(default_factory=list)
+    noise: bool = Field(
+        default=False,
+        description="Each channel visit adds a Status Bot post to that channel (a trap for "
+        "agents that act on position); the same seed and visits give the same posts.",
+    )
 
     @model_validator(mode="after")
     def _known(self) -> ChatSeed:

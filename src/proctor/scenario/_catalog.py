@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from proctor.errors import ScenarioError
-from proctor.scenario._loader import LoadedScenario, Problem, load_scenario, problems_in
+from proctor.scenario._loader import LoadedScenario, Problem, try_load
 from proctor.scenario._spec import TIERS
 
 SUITE_ROOT = Path(__file__).resolve().parent.parent / "suite"
@@ -60,7 +60,7 @@ class Catalog:
             )
         picked = []
         for sid, loaded in self.scenarios.items():
-            if tiers and loaded.scenario.tier not in tiers:
+            if tiers and not any(loaded.scenario.in_tier(t) for t in tiers):
                 continue
             if only and sid not in only:
                 continue
@@ -79,11 +79,10 @@ def load_catalog(
     problems: list[Problem] = []
     found: dict[str, LoadedScenario] = {}
     for path in scenario_files(dirs, shipped=shipped):
-        file_problems = problems_in(path, sites)
-        if file_problems:
+        loaded, file_problems = try_load(path, sites)
+        if loaded is None:
             problems.extend(file_problems)
             continue
-        loaded = load_scenario(path, sites)
         sid = loaded.scenario.id
         if sid in found:
             problems.append(

@@ -432,6 +432,16 @@ def _placeholder_problems(
     return problems
 
 
+def try_load(
+    path: Path, sites: Collection[str] | None = None
+) -> tuple[LoadedScenario | None, list[Problem]]:
+    """The scenario and no problems, or None and every problem; parses the file once."""
+    try:
+        return _load(path, sites), []
+    except _Invalid as exc:
+        return None, exc.problems
+
+
 def problems_in(path: Path, sites: Collection[str] | None = None) -> list[Problem]:
     """Every problem in one scenario file; empty when it is valid."""
     try:
@@ -439,6 +449,10 @@ def problems_in(path: Path, sites: Collection[str] | None = None) -> list[Proble
     except _Invalid as exc:
         return exc.problems
     return []
+
+
+# libyaml's C loader when present: same safe subset, several times faster.
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class _Invalid(Exception):
@@ -453,7 +467,7 @@ def _load(path: Path, sites: Collection[str] | None) -> LoadedScenario:
     except OSError as exc:
         raise _Invalid([Problem(file, "", f"cannot read the file: {exc.strerror}")]) from exc
     try:
-        data = yaml.safe_load(raw.decode("utf-8"))
+        data = yaml.load(raw.decode("utf-8"), Loader=_SafeLoader)  # noqa: S506 - a safe loader
     except UnicodeDecodeError as exc:
         raise _Invalid([Problem(file, "", "not UTF-8 text", "save the file as UTF-8")]) from exc
     except yaml.YAMLError as exc:

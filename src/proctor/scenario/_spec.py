@@ -170,6 +170,10 @@ class Scenario(_Spec):
     title: str = Field(min_length=1)
     brief: str = Field(min_length=1, description="What the agent is asked to do.")
     tier: Tier
+    also_in: list[Tier] = Field(
+        default_factory=list,
+        description="Other tiers that also list this scenario (e.g. a local errand run by models).",
+    )
     category: Category
     status: Status = "scored"
     capabilities: list[str] = Field(default_factory=list)
@@ -253,6 +257,10 @@ class Scenario(_Spec):
                 ]
             )
         return self
+
+    def in_tier(self, tier: str) -> bool:
+        """Whether the scenario belongs to ``tier`` or is also listed in it."""
+        return tier == self.tier or tier in self.also_in
 
     def check_names(self) -> list[str]:
         return [check_name(c) for c in self.checks]

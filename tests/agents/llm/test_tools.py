@@ -26,7 +26,9 @@ def test_click_schema_is_exact() -> None:
         "type": "function",
         "function": {
             "name": "click",
-            "description": "Click an element (by ref, role and name, or CSS selector) or a point x,y.",
+            "description": (
+                "Click an element (by ref, role and name, or CSS selector) or a point x,y."
+            ),
             "parameters": {
                 "additionalProperties": False,
                 "properties": {

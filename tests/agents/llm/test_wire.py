@@ -149,9 +149,9 @@ async def test_a_timeout_is_retried_then_a_provider_fault() -> None:
     responses = [Recorded(delay=10, body=openai_reply("done")) for _ in range(2)]
     async with ReplayProvider(Transcript(label="t", responses=responses), key=KEY) as rp:
         t0 = time.monotonic()
-        with pytest.raises(ProviderFault, match="timed out after 0.3s"):
+        with pytest.raises(ProviderFault, match=r"timed out after 0\.3s"):
             await ask(spec("openai", rp, "+retries=1+timeout=0.3"))
-        assert time.monotonic() - t0 < 5
+        assert time.monotonic() - t0 < 10  # each try would otherwise wait the 10 s delay
     assert len(rp.requests) == 2
 
 

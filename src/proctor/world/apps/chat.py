@@ -22,6 +22,10 @@ Snapshot (``EndState.apps["chat"]``; ``None`` when unseeded and untouched)::
      posts: [{id, channel, thread, by, text, at, reactions: {emoji: [handle]}, seeded}]}
 
 ``posts`` is flat, in posting order; ``thread`` is null for top-level posts.
+
+Noise (seed ``noise: true``): every visit of a channel page first adds a post by
+``statusbot`` (Status Bot) to that channel, ids ``n1``, ``n2``..., stamped with
+the run clock (``proctor.world.apps._noise``). The JSON API never adds noise.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from proctor.errors import WorldError
 from proctor.scenario._apps import EMOJI, ChatSeed, ReplySeed
 from proctor.world._render import render
 from proctor.world._site import AttemptWorld, Site, world_of
+from proctor.world.apps._noise import STATUS_BOT, status_noise
 from proctor.world.apps._time import at, iso, run_now, show, show_brief
 from proctor.world.apps._web import (
     BadJson,
@@ -97,6 +102,9 @@ class Chat:
     posts: list[Post] = field(default_factory=list)
     touched: bool = False
     counter: int = 0
+    noise: bool = False
+    visits: int = 0
+    """Channel visits so far (counted only with noise on)."""
 
     def channel(self, name: str) -> Channel | None:
         return next((c for c in self.channels if c.name == name), None)
@@ -118,6 +126,16 @@ class Chat:
             self.counter += 1
             if f"c{self.counter}" not in taken:
                 return f"c{self.counter}"
+
+    def visit_channel(self, world: AttemptWorld, channel: str) -> None:
+        """Count a channel visit; with noise on, the status bot posts there first."""
+        if not self.noise:
+            return
+        self.visits += 1
+        pid = next(fresh_ids("n", {p.id for p in self.posts}))
+        text = status_noise(world, channel, self.visits)
+        self.posts.append(Post(pid, channel, None, STATUS_BOT[0], text, self.now, False))
+        self.touched = True
 
     def add(self, channel: str, text: str, thread: str | None) -> Post:
         post = Post(self.new_id(), channel, thread, self.me, text.strip(), self.now, False)
@@ -173,6 +191,9 @@ def new_state(world: AttemptWorld) -> dict[str, Any]:
     chat = Chat(seed.tz, seed.me, run_now(world), seeded=raw is not None)
     chat.names[seed.me] = seed.name
     chat.names.update({p.handle: p.name for p in seed.people})
+    chat.noise = seed.noise
+    if seed.noise:
+        chat.names.setdefault(*STATUS_BOT)
     named = {m.id for c in seed.channels for m in c.messages if m.id}
     named |= {r.id for c in seed.channels for m in c.messages for r in m.replies if r.id}
     ids = fresh_ids("c", named)
@@ -263,6 +284,7 @@ async def channel_page(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     chat, channel = found
+    chat.visit_channel(world_of(request), channel.name)
     return _page("channel.html", chat, channel=channel, posts=chat.top(channel.name))
 
 

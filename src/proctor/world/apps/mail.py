@@ -26,6 +26,11 @@ Snapshot (``EndState.apps["mail"]``; ``None`` when unseeded and untouched)::
      sent: [{id, to, cc, subject, body, at, seeded, in_reply_to, thread}]}
 
 Addresses are lowercase bare addresses; times are UTC ISO 8601.
+
+Noise (seed ``noise: true``): every visit of the inbox page (``/`` or
+``/folder/inbox``) first delivers a fresh promotion or notification, ids ``n1``,
+``n2``..., stamped with the run clock (``proctor.world.apps._noise``). The JSON
+API never adds noise; it lists what the visits delivered, as the snapshot does.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ from proctor.errors import WorldError
 from proctor.scenario._apps import AttachmentSeed, MailSeed, split_address
 from proctor.world._render import render
 from proctor.world._site import AttemptWorld, Site, world_of
+from proctor.world.apps._noise import mail_noise
 from proctor.world.apps._time import at, iso, run_now, show, show_brief
 from proctor.world.apps._web import (
     MAX_TEXT,
@@ -197,6 +203,9 @@ class Mailbox:
     sent: list[Sent] = field(default_factory=list)
     touched: bool = False
     counters: dict[str, int] = field(default_factory=dict)
+    noise: bool = False
+    visits: int = 0
+    """Inbox visits so far (counted only with noise on)."""
 
     def new_id(self, prefix: str, taken: Sequence[str]) -> str:
         while True:
@@ -216,8 +225,32 @@ class Mailbox:
 
     def folder(self, name: str) -> list[Message]:
         """A folder's messages, newest first (``all``: every folder)."""
+        order = {id(m): i for i, m in enumerate(self.messages)}
         picked = [m for m in self.messages if name == "all" or m.folder == name]
-        return sorted(picked, key=lambda m: (m.at, m.id), reverse=True)
+        # Ties (mail delivered at the run clock) go by arrival, not by id: "m10" < "m9".
+        return sorted(picked, key=lambda m: (m.at, order[id(m)]), reverse=True)
+
+    def receive(
+        self, prefix: str, sender: str, subject: str, body: str, files: list[Attachment]
+    ) -> Message:
+        """A new unread inbox message from ``sender`` (``a@b.test`` or ``Name <a@b.test>``)."""
+        name, address = _name_and_address(sender)
+        mid = self.new_id(prefix, [m.id for m in self.messages])
+        msg = Message(
+            mid, "inbox", mid, address, name, [self.address], [], subject, body, self.now, False
+        )
+        msg.attachments = list(files)
+        self.messages.append(msg)
+        self.touched = True
+        return msg
+
+    def visit_inbox(self, world: AttemptWorld) -> None:
+        """Count an inbox visit; with noise on, a fresh promotion arrives first."""
+        if not self.noise:
+            return
+        self.visits += 1
+        item = mail_noise(world, self.visits)
+        self.receive("n", item.sender, item.subject, item.body, [])
 
     def unread(self) -> int:
         return sum(not m.read for m in self.messages if m.folder == "inbox")
@@ -341,6 +374,7 @@ def new_state(world: AttemptWorld) -> dict[str, Any]:
     raw = world.seeds.get(NAME)
     seed = MailSeed.model_validate(raw if raw is not None else {})
     box = Mailbox(seed.tz, seed.address, seed.name, run_now(world), seeded=raw is not None)
+    box.noise = seed.noise
     ids = fresh_ids("m", {m.id for m in seed.messages if m.id})
     for m in seed.messages:
         name, sender = _name_and_address(m.from_)
@@ -403,28 +437,8 @@ def deliver(
     ``sender`` is ``a@b.test`` or ``Name <a@b.test>``; each attachment is
     ``(file name, content type, bytes)``. It is stamped with the run clock.
     """
-    box = mailbox(world)
-    name, address = _name_and_address(sender)
-    mid = box.new_id("m", [m.id for m in box.messages])
     files = [Attachment(n, t, data) for n, t, data in attachments]
-    box.messages.append(
-        Message(
-            mid,
-            "inbox",
-            mid,
-            address,
-            name,
-            [box.address],
-            [],
-            subject,
-            body,
-            box.now,
-            False,
-            files,
-        )
-    )
-    box.touched = True
-    return mid
+    return mailbox(world).receive("m", sender, subject, body, files).id
 
 
 def snapshot(world: AttemptWorld) -> dict[str, Any] | None:
@@ -447,15 +461,20 @@ def _page(template: str, box: Mailbox, status: int = 200, **ctx: Any) -> Respons
 
 
 async def inbox(request: Request) -> Response:
-    box = mailbox(world_of(request))
+    world = world_of(request)
+    box = mailbox(world)
+    box.visit_inbox(world)
     return _page("list.html", box, folder="inbox", messages=box.folder("inbox"))
 
 
 async def folder(request: Request) -> Response:
-    box = mailbox(world_of(request))
+    world = world_of(request)
+    box = mailbox(world)
     name = request.path_params["name"]
     if name not in FOLDERS:
         return page_error([f"There is no folder called {name!r}."], 404, back="/")
+    if name == "inbox":
+        box.visit_inbox(world)
     return _page("list.html", box, folder=name, messages=box.folder(name))
 
 
