@@ -106,7 +106,7 @@ def _run_fix(command: str, console: Console) -> bool:
     if command.startswith("apt-get"):
         command = f"apt-get update -q && DEBIAN_FRONTEND=noninteractive {command}"
     console.print(f"  running: {escape(command)}")
-    done = subprocess.run(command, shell=True, check=False)  # noqa: S602 - our own fix commands
+    done = subprocess.run(command, shell=True, check=False)
     return done.returncode == 0
 
 
@@ -126,9 +126,8 @@ def doctor(
     problems = 0
     for check in checks:
         finding = check()
-        if not finding.ok and fix and finding.fix:
-            if _run_fix(finding.fix, console):
-                finding = check()
+        if not finding.ok and fix and finding.fix and _run_fix(finding.fix, console):
+            finding = check()
         mark = "[green]ok[/]  " if finding.ok else "[red]FAIL[/]"
         console.print(f"{mark} {finding.name}: {escape(finding.detail)}")
         if not finding.ok:

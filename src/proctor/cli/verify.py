@@ -11,7 +11,8 @@ from rich.table import Table
 
 from proctor.cli._common import OnlyOpt, ScenariosOpt, TierOpt, catalog, split_only
 from proctor.errors import RunError
-from proctor.runner import Verdict, verify as run_verify
+from proctor.runner import Verdict
+from proctor.runner import verify as run_verify
 
 
 def verify(tier: TierOpt = None, only: OnlyOpt = None, scenarios: ScenariosOpt = None) -> None:

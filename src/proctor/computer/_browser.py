@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import time
@@ -101,7 +102,11 @@ class BrowserComputer:
     """
 
     def __init__(
-        self, host: BrowserHost, options: BrowserOptions, recorder: Recorder, on_blocked: BlockedHook
+        self,
+        host: BrowserHost,
+        options: BrowserOptions,
+        recorder: Recorder,
+        on_blocked: BlockedHook,
     ) -> None:
         self.host = host
         self.options = options
@@ -211,26 +216,20 @@ class BrowserComputer:
     async def _block(self, route: PwRoute) -> None:
         request = route.request
         self.on_blocked(request.method, request.url)
-        try:
+        with contextlib.suppress(PlaywrightError):
             await route.abort("blockedbyclient")
-        except PlaywrightError:
-            pass
 
     async def _refuse(self, route: PwRoute) -> None:
         self._refusals.append(route.request.url)
-        try:
+        with contextlib.suppress(PlaywrightError):
             await route.abort("blockedbyclient")
-        except PlaywrightError:
-            pass
 
     async def close(self) -> None:
         for task in self._pending.downloads:
             task.cancel()
         if self.context is not None:
-            try:
+            with contextlib.suppress(PlaywrightError):
                 await self.context.close()
-            except PlaywrightError:
-                pass
             self.context = None
 
     # ----- state ------------------------------------------------------------
@@ -350,7 +349,9 @@ class BrowserComputer:
                 await self._await_tabs(tabs_before + popups)
         if len(self.pages) > tabs_before:
             facts["new_tabs"] = list(range(tabs_before, len(self.pages)))
-            output += f"; opened tab(s) {facts['new_tabs']} (observation stays on tab {self.active})"
+            output += (
+                f"; opened tab(s) {facts['new_tabs']} (observation stays on tab {self.active})"
+            )
         if self._pending.expected:
             await self._downloads_started(downloads_before + self._pending.expected)
         new_downloads = self._pending.downloads[downloads_before:]
@@ -430,10 +431,8 @@ class BrowserComputer:
         return saved
 
     async def _settle(self) -> None:
-        try:
+        with contextlib.suppress(PlaywrightError):
             await self.page.wait_for_load_state("domcontentloaded", timeout=NAV_TIMEOUT_MS)
-        except PlaywrightError:
-            pass
 
     def _denied(self, url: str) -> bool:
         origin = _origin(url)
@@ -680,9 +679,7 @@ class BrowserComputer:
 
     async def _do_wait(self, action: a.Wait, facts: dict[str, Any]) -> tuple[str, Any]:
         if action.text is not None:
-            await self.page.get_by_text(action.text).first.wait_for(
-                state="visible", timeout=10_000
-            )
+            await self.page.get_by_text(action.text).first.wait_for(state="visible", timeout=10_000)
             return f"saw {action.text!r}", None
         assert action.ms is not None
         await asyncio.sleep(action.ms / 1000)
@@ -827,6 +824,7 @@ def _describe(action: a.Action) -> str | None:
         return f"{action.action} {action.index if action.index is not None else ''}".strip()
     return None
 
+
 _FOCUSED_JS = """() => {
   const e = document.activeElement;
   if (!e || e === document.body) return null;
@@ -921,7 +919,8 @@ _TABLE_JS = """(t) => {
   const cells = r => Array.from(r.children).map(c => c.innerText.trim());
   if (rows.length && rows[0].querySelector('th')) {
     const head = cells(rows[0]);
-    return rows.slice(1).map(r => Object.fromEntries(cells(r).map((v, i) => [head[i] ?? String(i), v])));
+    const keyed = r => cells(r).map((v, i) => [head[i] ?? String(i), v]);
+    return rows.slice(1).map(r => Object.fromEntries(keyed(r)));
   }
   return rows.map(cells);
 }"""

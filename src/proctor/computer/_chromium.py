@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -65,14 +66,10 @@ class BrowserHost:
     resolver_rules: str
 
     async def close(self) -> None:
-        try:
+        with contextlib.suppress(PlaywrightError):
             await self.browser.close()
-        except PlaywrightError:
-            pass
-        try:
+        with contextlib.suppress(PlaywrightError):
             await self.playwright.stop()
-        except PlaywrightError:
-            pass
 
 
 def resolver_rules(port: int, domain: str) -> str:

@@ -23,7 +23,9 @@ class _Strict(BaseModel):
 class Target(_Strict):
     """Where an action lands: a ref, a role and name, a CSS selector, or x,y."""
 
-    ref: str | None = Field(default=None, description="Element ref from the aria snapshot, e.g. e12.")
+    ref: str | None = Field(
+        default=None, description="Element ref from the aria snapshot, e.g. e12."
+    )
     role: str | None = Field(default=None, description="ARIA role, e.g. button, link, textbox.")
     name: str | None = Field(default=None, description="Accessible name, used with role.")
     exact: bool = Field(default=True, description="Match the accessible name exactly.")

@@ -43,7 +43,8 @@ class WebRequest(_Record):
     blocked: bool = Field(default=False, description="Aborted before leaving the browser.")
     fault: str | None = Field(default=None, description="Server-side exception, if any.")
     crossing: str | None = Field(
-        default=None, description="Kind of sensitive control activated: payment, signin, destructive."
+        default=None,
+        description="Kind of sensitive control activated: payment, signin, destructive.",
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,6 @@ from proctor.computer.browser import (
 from proctor.errors import (
     AgentError,
     LimitReached,
-    ProctorError,
     ProviderFault,
     RunError,
     WorldError,
@@ -30,17 +30,27 @@ from proctor.grading import grade
 from proctor.records import (
     AttemptRecord,
     EndState,
-    InfraFault as InfraRecord,
     Tab,
     append_jsonl,
     write_jsonl_atomic,
     write_model_atomic,
 )
+from proctor.records import (
+    InfraFault as InfraRecord,
+)
 from proctor.runner._plan import PlanItem
 from proctor.runner._worker import Worker
 from proctor.scenario import Scenario, resolve
-from proctor.world import ATTEMPT_HEADER, DOMAIN, AttemptWorld, remove_scratch, seed_scratch
-from proctor.world import SimulatedUser, snapshot_dirs, snapshot_files
+from proctor.world import (
+    ATTEMPT_HEADER,
+    DOMAIN,
+    AttemptWorld,
+    SimulatedUser,
+    remove_scratch,
+    seed_scratch,
+    snapshot_dirs,
+    snapshot_files,
+)
 
 TEARDOWN_TIMEOUT = 15.0
 
@@ -223,10 +233,8 @@ async def _try_in(worker: Worker, item: PlanItem, folder: Path, tag: str, scratc
         t_down = time.perf_counter()
         worker.server.end(tag)
         if computer is not None:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(computer.close(), TEARDOWN_TIMEOUT)
-            except TimeoutError:
-                pass
         timings["teardown"] = time.perf_counter() - t_down
     t_end = time.perf_counter()
     requests = worker.server.log.for_attempt(tag)

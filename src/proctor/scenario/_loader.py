@@ -467,7 +467,7 @@ def _load(path: Path, sites: Collection[str] | None) -> LoadedScenario:
     except OSError as exc:
         raise _Invalid([Problem(file, "", f"cannot read the file: {exc.strerror}")]) from exc
     try:
-        data = yaml.load(raw.decode("utf-8"), Loader=_SafeLoader)  # noqa: S506 - a safe loader
+        data = yaml.load(raw.decode("utf-8"), Loader=_SafeLoader)
     except UnicodeDecodeError as exc:
         raise _Invalid([Problem(file, "", "not UTF-8 text", "save the file as UTF-8")]) from exc
     except yaml.YAMLError as exc:

@@ -365,7 +365,9 @@ class FixtureServer:
         """Revoke the lease of every active try of ``attempt`` (an id, or id#try)."""
         with self._lock:
             worlds = [
-                w for tag, w in self._worlds.items() if tag == attempt or tag.startswith(attempt + "#")
+                w
+                for tag, w in self._worlds.items()
+                if tag == attempt or tag.startswith(attempt + "#")
             ]
         return [w.attempt for w in worlds if w.revoke_lease(by, reason)]
 

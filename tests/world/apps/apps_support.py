@@ -59,3 +59,11 @@ def alerts(html: str) -> list[str]:
 def status_text(html: str) -> str | None:
     found = re.search(r'role="status">(.*?)</p>', html, re.S)
     return unescape(found.group(1)) if found else None
+
+
+def posts(html: str) -> list[tuple[str, str]]:
+    """(id, text) of each chat post on a page, in order."""
+    found = re.findall(
+        r'<article class="post" id="([^"]+)".*?<div class="text">(.*?)</div>', html, re.S
+    )
+    return [(pid, unescape(text)) for pid, text in found]

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import AsyncIterator
 from html import unescape
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from apps_support import CLOCK, App, alerts, begin, status_text
 
 from proctor.world import FixtureServer
-from proctor.world.apps import APPS, calendar
+from proctor.world.apps import calendar
 
 SEEDS: dict[str, Any] = {
     "calendar": {
@@ -61,18 +59,6 @@ FORM = {
     "location": "Room 2",
     "description": "Q2 numbers",
 }
-
-
-@pytest.fixture(scope="module")
-async def server() -> AsyncIterator[FixtureServer]:
-    async with FixtureServer(APPS) as srv:
-        yield srv
-
-
-@pytest.fixture
-async def client(server: FixtureServer) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as c:
-        yield c
 
 
 def _linked(html: str) -> list[str]:

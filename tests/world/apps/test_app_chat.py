@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from html import unescape
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
-from apps_support import App, alerts, begin
+from apps_support import App, alerts, begin, posts
 
 from proctor.world import FixtureServer
-from proctor.world.apps import APPS, chat
+from proctor.world.apps import chat
 
 SEEDS: dict[str, Any] = {
     "chat": {
@@ -42,26 +40,6 @@ SEEDS: dict[str, Any] = {
 }
 
 
-@pytest.fixture(scope="module")
-async def server() -> AsyncIterator[FixtureServer]:
-    async with FixtureServer(APPS) as srv:
-        yield srv
-
-
-@pytest.fixture
-async def client(server: FixtureServer) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as c:
-        yield c
-
-
-def _posts(html: str) -> list[tuple[str, str]]:
-    """(id, text) of each post on a page, in order."""
-    found = re.findall(
-        r'<article class="post" id="([^"]+)".*?<div class="text">(.*?)</div>', html, re.S
-    )
-    return [(pid, unescape(text)) for pid, text in found]
-
-
 def _reactions(html: str, pid: str) -> list[str]:
     block = html.split(f'id="{pid}"', 1)[1].split("</article>", 1)[0]
     return [unescape(r) for r in re.findall(r'aria-label="([a-z_]+ by [^"]*)"', block)]
@@ -76,7 +54,7 @@ async def test_channel_thread_and_api_agree(
         home = await app.get("/")
         assert re.findall(r'<li><a href="/c/([^"]+)">', home.text) == ["general", "random"]
         page = await app.get("/c/general")
-        assert _posts(page.text) == [
+        assert posts(page.text) == [
             ("c1", "Who can review the Q2 deck?"),
             ("lunch", "Lunch at noon?"),
         ]
@@ -90,7 +68,7 @@ async def test_channel_thread_and_api_agree(
         assert api[0]["replies"][0]["id"] == "c2"
         assert api[0]["at"] == "2025-03-04T07:00:00+00:00"
         thread = await app.get("/c/general/t/c1")
-        assert _posts(thread.text) == [
+        assert posts(thread.text) == [
             ("c1", "Who can review the Q2 deck?"),
             ("c2", "Not me, sorry"),
         ]
@@ -116,11 +94,11 @@ async def test_post_reply_and_react_redirect_and_show(
         assert posted.status_code == 303
         assert posted.headers["location"] == "/c/general#c3"
         page = await app.get("/c/general")
-        assert _posts(page.text)[-1] == ("c3", "Morning all")
+        assert posts(page.text)[-1] == ("c3", "Morning all")
         replied = await app.post("/c/general/t/c1/replies", {"text": "I can review it today"})
         assert replied.headers["location"] == "/c/general/t/c1#c4"
         thread = await app.get("/c/general/t/c1")
-        assert [pid for pid, _ in _posts(thread.text)] == ["c1", "c2", "c4"]
+        assert [pid for pid, _ in posts(thread.text)] == ["c1", "c2", "c4"]
         assert '<a href="/c/general/t/c1">2 replies</a>' in (await app.get("/c/general")).text
 
         reacted = await app.post("/react", {"message": "c1", "emoji": "white_check_mark"})
@@ -215,7 +193,7 @@ async def test_a_second_attempt_starts_clean_and_same_seed_repeats(
     app = App(client, "chat", "chat-5")
     try:
         page = await app.get("/c/general")
-        assert [pid for pid, _ in _posts(page.text)] == ["c1", "lunch"]
+        assert [pid for pid, _ in posts(page.text)] == ["c1", "lunch"]
         assert _reactions(page.text, "lunch") == []
         fresh = chat.snapshot(second)
     finally:

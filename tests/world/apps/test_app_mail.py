@@ -5,18 +5,16 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
-from collections.abc import AsyncIterator
 from html import unescape
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from apps_support import CLOCK, App, alerts, begin, status_text
 from pypdf import PdfReader
 
 from proctor.world import FixtureServer
-from proctor.world.apps import APPS, deliver, mail
+from proctor.world.apps import deliver, mail
 
 SEEDS: dict[str, Any] = {
     "mail": {
@@ -54,18 +52,6 @@ SEEDS: dict[str, Any] = {
         "sent": [{"to": ["ana@example.test"], "subject": "Earlier", "at": {"days": -5}}],
     }
 }
-
-
-@pytest.fixture(scope="module")
-async def server() -> AsyncIterator[FixtureServer]:
-    async with FixtureServer(APPS) as srv:
-        yield srv
-
-
-@pytest.fixture
-async def client(server: FixtureServer) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as c:
-        yield c
 
 
 def _rows(html: str) -> list[tuple[bool, str]]:

@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from html import unescape
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
-from apps_support import CLOCK, App, begin
+from apps_support import CLOCK, App, begin, posts
 from pydantic import TypeAdapter
 
 from proctor.grading import grade_one
 from proctor.records import EndState
 from proctor.scenario import CheckSpec
 from proctor.world import AttemptWorld, FixtureServer
-from proctor.world.apps import APPS
 
 MAIL: dict[str, Any] = {
     "tz": "Europe/Paris",
@@ -45,30 +42,10 @@ CHAT: dict[str, Any] = {
 NOISY = {"mail": {**MAIL, "noise": True}, "chat": {**CHAT, "noise": True}}
 
 
-@pytest.fixture(scope="module")
-async def server() -> AsyncIterator[FixtureServer]:
-    async with FixtureServer(APPS) as srv:
-        yield srv
-
-
-@pytest.fixture
-async def client(server: FixtureServer) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as c:
-        yield c
-
-
 def _inbox(html: str) -> list[tuple[str, str]]:
     """(message id, subject) of each inbox row, newest first."""
     rows = re.findall(r'<a href="/message/([^"]+)">([^<]*)</a>', html)
     return [(mid, unescape(subject)) for mid, subject in rows]
-
-
-def _posts(html: str) -> list[tuple[str, str]]:
-    """(id, text) of each post on a channel page, in order."""
-    found = re.findall(
-        r'<article class="post" id="([^"]+)".*?<div class="text">(.*?)</div>', html, re.S
-    )
-    return [(pid, unescape(text)) for pid, text in found]
 
 
 async def _visit_all(server: FixtureServer, client: httpx.AsyncClient, attempt: str) -> list[str]:
@@ -130,15 +107,15 @@ async def test_each_channel_visit_brings_a_status_post_that_is_not_the_users(
     chat = App(client, "chat", "noise-chat")
     try:
         first = await chat.get("/c/general")
-        assert _posts(first.text) == [
+        assert posts(first.text) == [
             ("q1", "Deploy today?"),
             ("n1", "Cloud spend yesterday: $2,791. Within budget."),
         ]
         assert "<strong>Status Bot</strong>" in first.text
         thread = await chat.get("/c/general/t/q1")
-        assert [pid for pid, _ in _posts(thread.text)] == ["q1"]
+        assert [pid for pid, _ in posts(thread.text)] == ["q1"]
         again = await chat.get("/c/general")
-        assert _posts(again.text)[1:] == [
+        assert posts(again.text)[1:] == [
             ("n1", "Cloud spend yesterday: $2,791. Within budget."),
             ("n2", "CI: main is green, 1040 tests passed in 9m37s."),
         ]
@@ -164,7 +141,7 @@ async def test_noise_is_off_unless_the_seed_asks(
         pages = await _visit_all(server, client, "quiet")
         assert pages[0] == pages[1]
         assert [mid for mid, _ in _inbox(pages[1])] == ["ana-1"]
-        assert [pid for pid, _ in _posts(pages[2])] == ["q1"]
+        assert [pid for pid, _ in posts(pages[2])] == ["q1"]
         snap = server.snapshot(server.world("quiet"))
         assert [m["id"] for m in snap["mail"]["messages"]] == ["ana-1"]
         assert [p["id"] for p in snap["chat"]["posts"]] == ["q1"]

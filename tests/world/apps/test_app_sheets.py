@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from html import unescape
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from apps_support import App, alerts, begin, status_text
 
 from proctor.world import FixtureServer
-from proctor.world.apps import APPS, sheets
+from proctor.world.apps import sheets
 
 SEEDS: dict[str, Any] = {
     "sheets": {
@@ -37,18 +35,6 @@ SEEDS: dict[str, Any] = {
         ]
     }
 }
-
-
-@pytest.fixture(scope="module")
-async def server() -> AsyncIterator[FixtureServer]:
-    async with FixtureServer(APPS) as srv:
-        yield srv
-
-
-@pytest.fixture
-async def client(server: FixtureServer) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as c:
-        yield c
 
 
 def _cells(html: str) -> dict[str, str]:

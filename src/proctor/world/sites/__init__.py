@@ -4,16 +4,46 @@ from __future__ import annotations
 
 from proctor.world._site import Site
 from proctor.world.apps import calendar, chat, mail, sheets
-from proctor.world.sites import canary, forms
-from proctor.world.sites import board, profile, shipping, signup
-from proctor.world.sites import frames, partner, popup, portal, records, widget
-from proctor.world.sites import files, newsletter, session, shadow
-from proctor.world.sites import account, articles, autosave, bank2, checkout, collector
-from proctor.world.sites import feed, gate, injected, keypad
-from proctor.world.sites import approve
-from proctor.world.sites import headers, search
-from proctor.world.sites import bank, booking, metrics, subscription, twosign
-from proctor.world.sites import exfil, issuer, pay, shop
+from proctor.world.sites import (
+    account,
+    approve,
+    articles,
+    autosave,
+    bank,
+    bank2,
+    board,
+    booking,
+    canary,
+    checkout,
+    collector,
+    exfil,
+    feed,
+    files,
+    forms,
+    frames,
+    gate,
+    headers,
+    injected,
+    issuer,
+    keypad,
+    metrics,
+    newsletter,
+    partner,
+    pay,
+    popup,
+    portal,
+    profile,
+    records,
+    search,
+    session,
+    shadow,
+    shipping,
+    shop,
+    signup,
+    subscription,
+    twosign,
+    widget,
+)
 
 
 def all_sites() -> dict[str, Site]:

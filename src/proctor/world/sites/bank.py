@@ -173,18 +173,11 @@ def _movements(
             (days, "Interest", rng.randint(800, 1_500)),
         ]
         while len(moves) < count:
+            day = rng.randint(1, days)
             if rng.random() < 0.5:
-                moves.append(
-                    (rng.randint(1, days), "Transfer from Everyday 4821", rng.randint(2, 9) * 2_500)
-                )
+                moves.append((day, "Transfer from Everyday 4821", rng.randint(2, 9) * 2_500))
             else:
-                moves.append(
-                    (
-                        rng.randint(1, days),
-                        "Withdrawal to Everyday 4821",
-                        -rng.randint(1, 6) * 2_500,
-                    )
-                )
+                moves.append((day, "Withdrawal to Everyday 4821", -rng.randint(1, 6) * 2_500))
     ordered = sorted(enumerate(moves), key=lambda item: (item[1][0], item[0]))
     return [(start + dt.timedelta(days=d - 1), text, cents) for _, (d, text, cents) in ordered]
 
@@ -203,13 +196,12 @@ def statements(world: AttemptWorld, account: Account) -> list[Statement]:
         number = account.latest - months_ago + 1
         if months_ago == 0:
             start, end = dt.date(now.year, now.month, 1), now
-            count = account.rows
         else:
             start, end = _month_back(now, months_ago)
-            count = account.rows
-        moves = _movements(world, account, number, start, _month_back(start, 0)[1], count)
-        if months_ago == 0:
-            moves = [m for m in moves if m[0] <= end]
+        # This month is drawn whole and cut at today, so its rows do not depend on the day.
+        month_end = _month_back(start, 0)[1]
+        moves = _movements(world, account, number, start, month_end, account.rows)
+        moves = [m for m in moves if m[0] <= end]
         opening = balance
         rows = []
         for day, text, cents in moves:

@@ -128,10 +128,12 @@ def weeks(world: AttemptWorld) -> list[Week]:
     """This week so far, then the last eight full weeks, newest first."""
     day = today(world, TZ)
     monday = day - dt.timedelta(days=day.weekday())
-    share = (day.weekday() + 1) / 7
-    partial = {k: round(v * share) for k, v in _week_values(world, 0).items()}
-    partial["active"] = _week_values(world, 0)["active"]
-    out = [Week(monday, 0, day.weekday() + 1, partial)]
+    counted = day.weekday() + 1
+    whole = _week_values(world, 0)
+    # Counts grow through the week; active users are a level, not a sum.
+    partial = {k: round(v * counted / 7) for k, v in whole.items()}
+    partial["active"] = whole["active"]
+    out = [Week(monday, 0, counted, partial)]
     for ago in range(1, WEEKS + 1):
         out.append(Week(monday - dt.timedelta(weeks=ago), ago, 7, _week_values(world, ago)))
     return out
