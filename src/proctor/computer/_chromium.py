@@ -12,6 +12,7 @@ from pathlib import Path
 from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
+from proctor.computer._netns import SealedNetwork
 from proctor.errors import ComputerError
 
 LAUNCH_FLAGS = (
@@ -64,6 +65,8 @@ class BrowserHost:
     browser: Browser
     binary: Path | None
     resolver_rules: str
+    sealed: bool = False
+    """Whether Chromium runs in the private network (``_netns.SealedNetwork``)."""
 
     async def close(self) -> None:
         with contextlib.suppress(PlaywrightError):
@@ -81,8 +84,14 @@ def resolver_rules(port: int, domain: str) -> str:
     return f"MAP *.{domain} 127.0.0.1:{port}, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
 
 
-async def launch(port: int, domain: str, *, headless: bool = True) -> BrowserHost:
+async def launch(
+    port: int, domain: str, *, headless: bool = True, seal: SealedNetwork | None = None
+) -> BrowserHost:
     """Start Playwright and Chromium with made-up hosts mapped to the fixture port.
+
+    Args:
+        seal: The private network to run Chromium in (see ``_netns``); None: this
+            process's network, with the driver-side locks only.
 
     Raises:
         ComputerError: when no Chromium can be found or it fails to start.
@@ -90,10 +99,15 @@ async def launch(port: int, domain: str, *, headless: bool = True) -> BrowserHos
     binary = find_chromium()
     rules = resolver_rules(port, domain)
     args = [*LAUNCH_FLAGS, f"--host-resolver-rules={rules}"]
+    executable = binary
+    if seal is not None:
+        if binary is None:
+            raise ComputerError(f"the sealed browser needs a Chromium binary: `{FIX}`")
+        executable = seal.wrapper(binary)
     pw = await async_playwright().start()
     try:
         browser = await pw.chromium.launch(
-            executable_path=str(binary) if binary else None,
+            executable_path=str(executable) if executable else None,
             headless=headless,
             args=args,
             timeout=60_000,
@@ -105,4 +119,4 @@ async def launch(port: int, domain: str, *, headless: bool = True) -> BrowserHos
             f"Chromium ({where}) failed to start: {str(exc).splitlines()[0]}. "
             f"Run `proctor doctor`; the usual fix is `{FIX}`."
         ) from exc
-    return BrowserHost(pw, browser, binary, rules)
+    return BrowserHost(pw, browser, binary, rules, sealed=seal is not None)

@@ -107,3 +107,13 @@ OPTION_VALUES_JS = """(e) => {
   const el = e instanceof HTMLLabelElement && e.control ? e.control : e;
   return el instanceof HTMLSelectElement ? Array.from(el.options, (o) => o.value) : null;
 }"""
+
+NO_WEBRTC_JS = """
+(() => {
+  for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel",
+                      "RTCIceCandidate", "RTCSessionDescription"]) {
+    try { Object.defineProperty(window, name, {value: undefined, configurable: false}); }
+    catch (e) {}
+  }
+})();
+"""

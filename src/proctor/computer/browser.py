@@ -7,6 +7,7 @@ from proctor.computer._browser import (
     InfraFault,
     SetupFault,
     offline_pattern,
+    scheme_of,
 )
 from proctor.computer._chromium import (
     FIX,
@@ -18,6 +19,7 @@ from proctor.computer._chromium import (
     resolver_rules,
 )
 from proctor.computer._lease import Lease
+from proctor.computer._netns import SealedNetwork
 from proctor.computer._recorder import Recorder
 
 __all__ = [
@@ -30,10 +32,12 @@ __all__ = [
     "InfraFault",
     "Lease",
     "Recorder",
+    "SealedNetwork",
     "SetupFault",
     "chromium_version",
     "find_chromium",
     "launch",
     "offline_pattern",
     "resolver_rules",
+    "scheme_of",
 ]

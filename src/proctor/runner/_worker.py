@@ -8,9 +8,10 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
-from proctor.computer.browser import BrowserHost, launch
+from proctor.computer.browser import BrowserHost, SealedNetwork, launch
+from proctor.errors import ComputerError, RunError
 from proctor.records import EndState, JudgeVerdict, write_text_atomic
 from proctor.scenario import JudgeCriterion
 from proctor.world import DOMAIN, FixtureServer, PersonaModel, Site, all_sites
@@ -38,6 +39,26 @@ class RunOptions:
     judge: Judge | None = None
 
 
+SealMode = Literal["auto", "require", "off"]
+"""PROCTOR_SEAL: auto seals the browser's network when the machine allows it (the
+default); require makes a refused seal an error; off never seals (debugging only)."""
+
+
+@dataclass(frozen=True)
+class SealState:
+    """How this worker's offline attempts are sealed (recorded in run.json)."""
+
+    level: Literal["sealed", "partial", "online"]
+    detail: str
+
+
+def seal_mode() -> SealMode:
+    value = os.environ.get("PROCTOR_SEAL", "auto").strip().lower() or "auto"
+    if value not in ("auto", "require", "off"):
+        raise RunError(f"PROCTOR_SEAL={value!r}: use auto, require or off")
+    return value  # type: ignore[return-value]
+
+
 class Judge(Protocol):
     """Verdicts on criteria code cannot decide, from the end state's named evidence only."""
 
@@ -61,6 +82,8 @@ class Worker:
         self.clock = clock or dt.datetime.now(dt.UTC).replace(microsecond=0)
         self.server = FixtureServer(sites if sites is not None else all_sites().values())
         self._host: BrowserHost | None = None
+        self._seal: SealedNetwork | None = None
+        self.seal = SealState("online", "offline mode is off: the browser may reach anything")
 
     @property
     def host(self) -> BrowserHost:
@@ -72,8 +95,28 @@ class Worker:
         """Where ``proctor lease revoke`` finds this worker's control endpoint."""
         return self.run_dir / f"control-{os.getpid()}.json"
 
+    def _make_seal(self) -> SealedNetwork | None:
+        if not self.options.offline:
+            return None
+        mode = seal_mode()
+        if mode == "off":
+            self.seal = SealState("partial", "PROCTOR_SEAL=off: driver-side locks only")
+            return None
+        try:
+            seal = SealedNetwork.create()
+        except ComputerError as exc:
+            if mode == "require":
+                raise RunError(f"PROCTOR_SEAL=require: {exc}") from exc
+            self.seal = SealState("partial", f"{exc}; driver-side locks only")
+            return None
+        self.seal = SealState(
+            "sealed", "Chromium in a private network namespace: loopback to the fixture server only"
+        )
+        return seal
+
     async def start(self) -> None:
-        await self.server.start()
+        self._seal = self._make_seal()
+        await self.server.start(self._seal.listen if self._seal else None)
         self.run_dir.mkdir(parents=True, exist_ok=True)
         control = {
             "url": f"{self.server.base_url}/_proctor/lease/revoke",
@@ -82,13 +125,13 @@ class Worker:
         }
         write_text_atomic(self.control_file, json.dumps(control))
         os.chmod(self.control_file, 0o600)
-        self._host = await launch(self.server.port, DOMAIN)
+        self._host = await launch(self.server.port, DOMAIN, seal=self._seal)
 
     async def relaunch(self) -> None:
         """Replace a crashed or disconnected browser."""
         if self._host is not None:
             await self._host.close()
-        self._host = await launch(self.server.port, DOMAIN)
+        self._host = await launch(self.server.port, DOMAIN, seal=self._seal)
 
     async def close(self) -> None:
         self.control_file.unlink(missing_ok=True)
@@ -96,6 +139,9 @@ class Worker:
             await self._host.close()
             self._host = None
         await self.server.stop()
+        if self._seal is not None:
+            self._seal.close()
+            self._seal = None
 
     async def __aenter__(self) -> Worker:
         try:

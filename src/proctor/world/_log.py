@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Mapping
 from typing import Any
 
 from proctor.records import WebRequest
+from proctor.records._models import Refusal
+
+MAX_STORED_VALUE = 64 * 1024
+"""Longest form value or JSON body kept in the log; longer ones are cut and marked."""
 
 
 class RequestLog:
@@ -38,8 +43,10 @@ class RequestLog:
         blocked: bool = False,
         fault: str | None = None,
         crossing: str | None = None,
+        refused: Refusal | None = None,
+        url: str | None = None,
     ) -> WebRequest:
-        """Append one entry and return it."""
+        """Append one entry and return it; long values are cut to bound the log's memory."""
         with self._lock:
             self._seq += 1
             entry = WebRequest(
@@ -50,14 +57,16 @@ class RequestLog:
                 host=host,
                 path=path,
                 query=dict(query or {}),
-                form=dict(form or {}),
+                form=_bounded_form(form or {}),
                 files=dict(files or {}),
-                json_body=json_body,
+                json_body=_bounded_json(json_body),
                 cookies=sorted(cookies or []),
                 status=status,
                 blocked=blocked,
                 fault=fault,
                 crossing=crossing,
+                refused=refused,
+                url=url[:2048] if url is not None else None,
             )
             self._entries.append(entry)
             return entry
@@ -68,10 +77,40 @@ class RequestLog:
             return [e for e in self._entries if e.attempt == attempt]
 
     def drop_attempt(self, attempt: str) -> None:
-        """Forget an attempt's entries once they are recorded, to bound memory."""
+        """Forget an attempt's entries once its end state is taken, to bound memory.
+
+        Entries that belong to no attempt (untagged, or tagged with an attempt that
+        had already ended) go too: nothing grades them, and kept they would grow the
+        server without bound.
+        """
         with self._lock:
-            self._entries = [e for e in self._entries if e.attempt != attempt]
+            self._entries = [
+                e for e in self._entries if e.attempt is not None and e.attempt != attempt
+            ]
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._entries)
+
+
+def _cut(value: str) -> str:
+    if len(value) <= MAX_STORED_VALUE:
+        return value
+    return value[:MAX_STORED_VALUE] + f"...[cut: {len(value)} characters]"
+
+
+def _bounded_form(form: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    return {_cut(k): [_cut(v) for v in values] for k, values in form.items()}
+
+
+def _bounded_json(body: Any) -> Any:
+    """The JSON body, or a marker when its text is over the bound."""
+    if body is None:
+        return None
+    try:
+        text = json.dumps(body)
+    except (ValueError, RecursionError):
+        return {"proctor_unloggable": "the JSON body is too deep to keep"}
+    if len(text) > MAX_STORED_VALUE:
+        return {"proctor_cut": f"a JSON body of {len(text)} characters"}
+    return body

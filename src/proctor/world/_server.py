@@ -5,6 +5,19 @@ header (``forms.proctor.test``); Chromium maps those names to this server with
 ``--host-resolver-rules``. Each attempt gets fresh site state through
 ``begin``; its requests are tagged by the ``x-proctor-attempt`` header that the
 attempt's browser context sends, or by being the only attempt active.
+
+Lanes. Started plainly, the server has one socket in this process's network
+(lane ``open``: the world and the control endpoint; the tests use it). Started
+with ``browser_socket`` (the worker's sealed network, see
+``computer/_netns.py``), it serves the world only on a socket inside the
+browser's private network (lane ``browser``), and the socket in this process's
+network keeps only the control endpoint (lane ``control``): a process outside
+the browser, such as an external agent, cannot act on the world except through
+the recorded toolset, and every such try is logged as refused (``host_lane``).
+
+Hardening: every request is logged, whatever its body; a request head must
+arrive within ``HEAD_TIMEOUT`` and each body chunk within ``BODY_TIMEOUT``;
+bodies over ``MAX_BODY`` are refused and the log keeps bounded values only.
 """
 
 from __future__ import annotations
@@ -16,8 +29,8 @@ import socket
 import threading
 import time
 import traceback
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal
 from urllib.parse import parse_qs
 
 import uvicorn
@@ -29,13 +42,19 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from proctor.errors import WorldError
+from proctor.records._models import Refusal
 from proctor.world._log import RequestLog
+from proctor.world._protocol import BODY_TIMEOUT, TimedH11Protocol
 from proctor.world._render import render
 from proctor.world._site import DOMAIN, AttemptWorld, Site, Submission, world_of
 
 ATTEMPT_HEADER = "x-proctor-attempt"
 MAX_BODY = 8 * 1024 * 1024
 START_TIMEOUT = 10.0
+CONTROL_PREFIX = "/_proctor/"
+
+Lane = Literal["open", "browser", "control"]
+"""Which socket a request came in on (see the module docstring)."""
 
 
 def _wants_json(request: Request) -> bool:
@@ -51,7 +70,7 @@ async def _posted(request: Request) -> tuple[dict[str, list[str]], dict[str, lis
     if request.headers.get("content-type", "").startswith("application/json"):
         try:
             body = json.loads(await request.body() or b"null")
-        except ValueError:
+        except (ValueError, RecursionError):  # malformed, or nested past the parser's depth
             return {}, {}
         if not isinstance(body, dict):
             return {}, {}
@@ -155,8 +174,9 @@ async def _revoke(request: Request) -> Response:
 class _Dispatcher:
     """ASGI app: logs every request, attaches the attempt, routes by Host."""
 
-    def __init__(self, server: FixtureServer) -> None:
+    def __init__(self, server: FixtureServer, lane: Lane) -> None:
         self.server = server
+        self.lane = lane
         self.apps: dict[str, tuple[Site, ASGIApp]] = {}
         for site in server.sites.values():
             app = _site_app(site)
@@ -170,6 +190,9 @@ class _Dispatcher:
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":  # only with a websocket library installed
+            await self._refuse_websocket(scope, send)
+            return
         if scope["type"] != "http":
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
@@ -184,11 +207,9 @@ class _Dispatcher:
         status = 0
         fault: str | None = None
         crossing: str | None = None
+        refused: Refusal | None = None
 
-        body, too_large = await _read_body(receive, MAX_BODY)
-        form: dict[str, list[str]] = {}
-        files: dict[str, list[dict[str, Any]]] = {}
-        json_body: Any = None
+        body, too_large, timed_out = await _read_body(receive, MAX_BODY)
 
         async def replay() -> Message:
             return {"type": "http.request", "body": body, "more_body": False}
@@ -212,67 +233,127 @@ class _Dispatcher:
             held.clear()
             await send(message)
 
-        if too_large:
-            response: Response = PlainTextResponse(
-                f"Request body over {MAX_BODY} bytes.", status_code=413
+        control = path.startswith(CONTROL_PREFIX)
+        try:
+            if timed_out:
+                refused = "body"
+                answer = _plain(f"The request body did not arrive within {BODY_TIMEOUT:g}s.", 408)
+                await answer(scope, replay, send_logged)
+            elif too_large:
+                await _plain(f"Request body over {MAX_BODY} bytes.", 413)(
+                    scope, replay, send_logged
+                )
+            elif headers.get("upgrade", "").lower() == "websocket":
+                refused = "websocket"
+                await _plain("The fixture world has no websockets.", 403)(
+                    scope, replay, send_logged
+                )
+            elif self.lane == "control" and not control:
+                refused = "host_lane"
+                answer = _plain("The world answers only the attempt's browser.", 403)
+                await answer(scope, replay, send_logged)
+            elif self.lane == "browser" and control:
+                await _plain("Not found.", 404)(scope, replay, send_logged)
+            else:
+                crossing = self._crossing(host, method, path)
+                fault = await self._serve(scope, host, path, world, replay, send_logged)
+        finally:
+            # Logged whatever happened above: an unparseable body, a fixture bug or a
+            # refusal is exactly what request-log grading must be able to see.
+            form, files, json_body = await _parse_body(scope, body) if body else ({}, {}, None)
+            self.server.log.append(
+                attempt=world.attempt if world else None,
+                method=method,
+                host=host,
+                path=path,
+                query=query,
+                form=form,
+                files=files,
+                json_body=json_body,
+                cookies=cookies,
+                status=status,
+                fault=fault,
+                crossing=crossing,
+                refused=refused,
             )
-            await response(scope, replay, send_logged)
-        else:
-            if body:
-                form, files, json_body = await _parse_body(scope, body)
-            scope = dict(scope)
-            scope["proctor.world"] = world
-            scope["proctor.sites"] = list(self.server.sites.values())
-            scope["proctor.server"] = self.server
-            target = self.apps.get(host)
-            if target is not None and method != "GET":
-                crossing = target[0].crossings.get(path)
-            try:
-                if target is not None:
-                    scope["proctor.site"] = target[0]
-                    if world is None and not path.startswith("/static/"):
-                        response = PlainTextResponse(
-                            "No attempt is active on this fixture server.", status_code=503
-                        )
-                        await response(scope, replay, send_logged)
-                    else:
-                        await target[1](scope, replay, send_logged)
-                elif host in ("127.0.0.1", "localhost"):
-                    await self.index(scope, replay, send_logged)
-                else:
-                    response = PlainTextResponse(
-                        f"No fixture site is served at host {host!r}.", status_code=404
-                    )
-                    await response(scope, replay, send_logged)
-            except Exception as exc:  # a fixture bug: an infra fault, never the agent's
-                fault = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
-                if status == 0:
-                    response = PlainTextResponse("Fixture error.", status_code=500)
-                    await response(scope, replay, send_logged)
-        self.server.log.append(
-            attempt=world.attempt if world else None,
-            method=method,
-            host=host,
-            path=path,
-            query=query,
-            form=form,
-            files=files,
-            json_body=json_body,
-            cookies=cookies,
-            status=status,
-            fault=fault,
-            crossing=crossing,
-        )
-        for message in held:
+            for message in held:
+                await send(message)
+
+    def _crossing(self, host: str, method: str, path: str) -> str | None:
+        target = self.apps.get(host)
+        if target is None or method == "GET":
+            return None
+        return target[0].crossings.get(path)
+
+    async def _serve(
+        self,
+        scope: Scope,
+        host: str,
+        path: str,
+        world: AttemptWorld | None,
+        replay: Receive,
+        send: Send,
+    ) -> str | None:
+        """Route one request to its site (or the index); the fault, when a fixture raised."""
+        scope = dict(scope)
+        scope["proctor.world"] = world
+        scope["proctor.sites"] = list(self.server.sites.values())
+        scope["proctor.server"] = self.server
+        target = self.apps.get(host)
+        started = False
+
+        async def send_tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
             await send(message)
 
+        try:
+            if target is not None:
+                scope["proctor.site"] = target[0]
+                if world is None and not path.startswith("/static/"):
+                    answer = _plain("No attempt is active on this fixture server.", 503)
+                    await answer(scope, replay, send_tracked)
+                else:
+                    await target[1](scope, replay, send_tracked)
+            elif host in ("127.0.0.1", "localhost"):
+                await self.index(scope, replay, send_tracked)
+            else:
+                answer = _plain(f"No fixture site is served at host {host!r}.", 404)
+                await answer(scope, replay, send_tracked)
+        except Exception as exc:  # a fixture bug: an infra fault, never the agent's
+            if not started:
+                await _plain("Fixture error.", 500)(scope, replay, send_tracked)
+            return f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
+        return None
 
-async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool]:
+    async def _refuse_websocket(self, scope: Scope, send: Send) -> None:
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        world = self.server.attempt_for(headers.get(ATTEMPT_HEADER))
+        await send({"type": "websocket.close", "code": 1008})
+        self.server.log.append(
+            attempt=world.attempt if world else None,
+            method="GET",
+            host=headers.get("host", "").rsplit(":", 1)[0].lower(),
+            path=scope.get("path", "/"),
+            status=403,
+            refused="websocket",
+        )
+
+
+def _plain(text: str, status: int) -> Response:
+    return PlainTextResponse(text, status_code=status)
+
+
+async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool, bool]:
+    """(body, over the limit, a chunk did not arrive within BODY_TIMEOUT)."""
     chunks: list[bytes] = []
     size = 0
     too_large = False
     while True:
-        message = await receive()
+        try:
+            message = await asyncio.wait_for(receive(), BODY_TIMEOUT)
+        except TimeoutError:
+            return b"".join(chunks), too_large, True
         if message["type"] == "http.disconnect":
             break
         chunk = message.get("body", b"")
@@ -283,7 +364,7 @@ async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool]:
             chunks.append(chunk)
         if not message.get("more_body", False):
             break
-    return b"".join(chunks), too_large
+    return b"".join(chunks), too_large, False
 
 
 async def _parse_body(
@@ -295,8 +376,8 @@ async def _parse_body(
     if ctype.startswith("application/json"):
         try:
             return {}, {}, json.loads(body)
-        except ValueError:
-            return {}, {}, None
+        except (ValueError, RecursionError):
+            return {}, {}, {"proctor_unparsed": f"{len(body)} bytes that are not valid JSON"}
     if ctype.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
 
         async def replay() -> Message:
@@ -322,7 +403,9 @@ class FixtureServer:
         self.log = RequestLog()
         self._worlds: dict[str, AttemptWorld] = {}
         self._lock = threading.Lock()
-        self._server: uvicorn.Server | None = None
+        self._servers: list[uvicorn.Server] = []
+        self.sealed = False
+        """Whether the world is served only inside the browser's sealed network."""
         self._thread: threading.Thread | None = None
         self.port = 0
         self.control_token = secrets.token_urlsafe(24)
@@ -394,29 +477,36 @@ class FixtureServer:
             except KeyError:
                 raise WorldError(f"attempt {attempt_id} is not active") from None
 
-    async def start(self) -> None:
-        """Start serving on an ephemeral loopback port; wait until it accepts."""
+    async def start(self, browser_socket: Callable[[int], socket.socket] | None = None) -> None:
+        """Start serving on an ephemeral loopback port; wait until it accepts.
+
+        Args:
+            browser_socket: Given, the world is served only on the socket it returns
+                for the chosen port (inside the browser's sealed network), and this
+                process's socket keeps the control endpoint only.
+        """
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
-        config = uvicorn.Config(
-            _Dispatcher(self),
-            log_level="error",
-            access_log=False,
-            lifespan="off",
-            timeout_keep_alive=30,
-        )
-        server = uvicorn.Server(config)
-        self._server = server
+        lanes: list[tuple[Lane, socket.socket]] = [("open", sock)]
+        if browser_socket is not None:
+            lanes = [("control", sock), ("browser", browser_socket(self.port))]
+        self.sealed = browser_socket is not None
+        servers = [uvicorn.Server(self._config(lane)) for lane, _ in lanes]
+        self._servers = servers
+
+        async def serve_all() -> None:
+            pairs = zip(servers, lanes, strict=True)
+            await asyncio.gather(*(srv.serve(sockets=[s]) for srv, (_, s) in pairs))
 
         def serve() -> None:
-            asyncio.run(server.serve(sockets=[sock]))
+            asyncio.run(serve_all())
 
         self._thread = threading.Thread(target=serve, name="proctor-fixtures", daemon=True)
         self._thread.start()
         deadline = time.monotonic() + START_TIMEOUT
-        while not server.started:
+        while not all(srv.started for srv in servers):
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 raise WorldError(
                     f"the fixture server did not start on 127.0.0.1:{self.port} "
@@ -424,15 +514,26 @@ class FixtureServer:
                 )
             await asyncio.sleep(0.01)
 
+    def _config(self, lane: Lane) -> uvicorn.Config:
+        return uvicorn.Config(
+            _Dispatcher(self, lane),
+            http=TimedH11Protocol,
+            ws="none",
+            log_level="error",
+            access_log=False,
+            lifespan="off",
+            timeout_keep_alive=30,
+        )
+
     async def stop(self) -> None:
         """Stop serving and join the server thread (bounded)."""
-        if self._server is not None:
-            self._server.should_exit = True
+        for srv in self._servers:
+            srv.should_exit = True
         if self._thread is not None:
             deadline = time.monotonic() + START_TIMEOUT
             while self._thread.is_alive() and time.monotonic() < deadline:
                 await asyncio.sleep(0.02)
-        self._server = None
+        self._servers = []
         self._thread = None
 
     async def __aenter__(self) -> FixtureServer:
