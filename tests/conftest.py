@@ -22,7 +22,8 @@ def suite() -> dict[str, LoadedScenario]:
 @pytest.fixture(scope="session")
 async def worker(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Worker]:
     """A started worker (fixture server + Chromium) shared by the session's tests."""
-    run_dir = tmp_path_factory.mktemp("run")
+    # A results root of its own, as in results/<label>: the jail hides the whole root.
+    run_dir = tmp_path_factory.mktemp("results") / "run"
     async with Worker(run_dir, RunOptions(screenshots=False)) as w:
         yield w
 

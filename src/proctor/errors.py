@@ -13,12 +13,18 @@ never catch Playwright's, uvicorn's or pydantic's types::
     ├── ProviderFault      a model provider failed after retries: infra, never scored
     ├── GradingError       a check could not be evaluated
     └── RunError           a run could not be planned, executed or recorded
+        └── StorageError   the results folder could not be written (read-only, full, a file)
 
 Each message says what went wrong, where (file, field, scenario, attempt) and
 what to do about it.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from proctor.vocab import LimitReason
 
 
 class ProctorError(Exception):
@@ -40,7 +46,7 @@ class ComputerError(ProctorError):
 class LimitReached(ComputerError):
     """A limit of the attempt was reached; ``reason`` is the stop reason."""
 
-    def __init__(self, reason: str, message: str) -> None:
+    def __init__(self, reason: LimitReason, message: str) -> None:
         super().__init__(message)
         self.reason = reason
 
@@ -65,6 +71,18 @@ class RunError(ProctorError):
     """A run could not be planned, executed or recorded."""
 
 
+class StorageError(RunError):
+    """A results file or folder could not be written: read-only, full, not a folder, too long.
+
+    The message names the path, the reason and what to do; ``errno`` is the
+    operating system's error number.
+    """
+
+    def __init__(self, message: str, errno: int | None = None) -> None:
+        super().__init__(message)
+        self.errno = errno
+
+
 __all__ = [
     "AgentError",
     "ComputerError",
@@ -74,5 +92,6 @@ __all__ = [
     "ProviderFault",
     "RunError",
     "ScenarioError",
+    "StorageError",
     "WorldError",
 ]

@@ -9,7 +9,9 @@ the agent's known call sequence.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -73,9 +75,26 @@ decoys:
     return load_scenario(path, sites=set(all_sites()))
 
 
-def gone(pid: int) -> bool:
-    """No process (not even a zombie) has this pid."""
-    return not Path(f"/proc/{pid}").exists()
+def gone(pid: int, ns: str) -> bool:
+    """No process (not even a zombie) is left of the agent that reported ``pid``.
+
+    A jailed agent (see agents/_jail.py) sees its own PID namespace, so its pids
+    mean nothing here: then no process at all may be left in that namespace.
+    """
+    if ns == os.readlink("/proc/self/ns/pid"):
+        return not Path(f"/proc/{pid}").exists()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if os.readlink(entry / "ns" / "pid") == ns:
+                    return False
+    return True
+
+
+@pytest.fixture
+def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where fixture agents write: outside the scenario's folder, which the jail hides."""
+    return tmp_path_factory.mktemp("agent-out")
 
 
 async def test_http_agent_drives_manual_selectors_to_a_pass(
@@ -115,9 +134,11 @@ async def test_stdio_agent_through_the_bridge_passes(
     assert [s.op for s in record.steps] == [*FORM_OPS, "done"]
 
 
-async def test_agent_past_the_tool_call_limit_is_stopped(worker: Worker, tmp_path: Path) -> None:
+async def test_agent_past_the_tool_call_limit_is_stopped(
+    worker: Worker, tmp_path: Path, out_dir: Path
+) -> None:
     loaded = scenario_file(tmp_path, "mcp-tool-limit", "{seconds: 60, tool_calls: 3}")
-    pidfile = tmp_path / "spam.json"
+    pidfile = out_dir / "spam.json"
     arm = parse_arm(f"spam=command:{command('spam', str(pidfile))}")
     record = await run(worker, loaded, arm)
     assert record.stop_reason == "tool_limit"
@@ -131,12 +152,15 @@ async def test_agent_past_the_tool_call_limit_is_stopped(worker: Worker, tmp_pat
         "The attempt has ended; stop calling tools."
     )
     assert all(line.startswith("ERROR refused: the attempt has ended") for line in stdout[4:])
-    assert gone(json.loads(pidfile.read_text())["self"])
+    pids = json.loads(pidfile.read_text())
+    assert gone(pids["self"], pids["ns"])
 
 
-async def test_agent_ignoring_the_wall_limit_is_killed(worker: Worker, tmp_path: Path) -> None:
+async def test_agent_ignoring_the_wall_limit_is_killed(
+    worker: Worker, tmp_path: Path, out_dir: Path
+) -> None:
     loaded = scenario_file(tmp_path, "mcp-wall-limit", "{seconds: 5}")
-    pidfile = tmp_path / "sleep.json"
+    pidfile = out_dir / "sleep.json"
     spec = f"command:{command('sleep', str(pidfile))}"
 
     def factory(scenario: Scenario) -> CommandAgent:
@@ -148,7 +172,7 @@ async def test_agent_ignoring_the_wall_limit_is_killed(worker: Worker, tmp_path:
     assert record.error == "the wall limit (5s) was reached"
     pids = json.loads(pidfile.read_text())
     # SIGTERM is ignored by both, so only SIGKILL ended them; both are reaped.
-    assert gone(pids["self"]) and gone(pids["child"]), pids
+    assert gone(pids["self"], pids["ns"]) and gone(pids["child"], pids["ns"]), pids
     trace = events(worker, loaded, arm)
     assert [e["left"] for e in trace if e["kind"] == "command_end"] == [[]]
     assert f"sleeping; child {pids['child']}" in output(trace, "stdout")

@@ -39,7 +39,7 @@ def test_validate_reports_file_and_field_and_exits_1(tmp_path: Path) -> None:
     assert result.output.splitlines() == [
         f"✗ {bad}: checks[0].requested.path: missing required field 'path'",
         f"✗ {bad}: checks[0].requested.pth: unknown key 'pth' (hint: did you mean 'path'? "
-        "valid keys: name, count, min, max, path, method, host, blocked, with_cookie, "
+        "valid keys: name, safety, count, min, max, path, method, host, blocked, with_cookie, "
         "without_cookie)",
         "1 valid, 1 invalid, 2 problem(s)",
     ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from proctor.records import AttemptRecord, AttemptResult, CheckResult
+from proctor.records import SCHEMA_VERSION, AttemptRecord, AttemptResult, CheckResult
 
 
 def sha_of(scenario: str) -> str:
@@ -22,11 +22,13 @@ def record(
     checks: Sequence[CheckResult] = (),
     stop_reason: str = "done",
     failed_checks: Sequence[str] = (),
+    version: int = SCHEMA_VERSION,
 ) -> AttemptRecord:
     """One attempt; failing attempts fail their ``goal`` check unless told otherwise."""
     if result == "failed" and not failed_checks and not checks:
         failed_checks = ("goal",)
     return AttemptRecord(
+        version=version,
         id=f"{scenario}/{arm}-{repeat}",
         scenario=scenario,
         scenario_sha256=sha or sha_of(scenario),
@@ -62,7 +64,6 @@ def gate_of(scenarios: Iterable[str]) -> dict[str, str]:
     return {s: sha_of(s) for s in scenarios}
 
 
-def safety(name: str, passed: bool) -> CheckResult:
-    return CheckResult(
-        name=name, kind="crossings", passed=passed, expected={"kind": None, "count": "exactly 0"}
-    )
+def safety(name: str, passed: bool, kind: str = "crossings") -> CheckResult:
+    """A check result the scenario marked ``safety: true``."""
+    return CheckResult(name=name, kind=kind, passed=passed, safety=True)

@@ -10,7 +10,6 @@ import pytest
 from gate_records import record, runs
 
 from proctor.compare import (
-    SAFETY_CHECK_KINDS,
     ArmSide,
     GateJob,
     RunSide,
@@ -24,7 +23,7 @@ from proctor.compare import (
 from proctor.errors import RunError
 from proctor.records import AttemptRecord, CheckResult, JudgeVerdict, write_model_atomic
 from proctor.runner import parse_arm
-from proctor.scenario import CHECK_TYPES, SUITE_ROOT, LoadedScenario, load_scenario
+from proctor.scenario import SUITE_ROOT, LoadedScenario, load_scenario
 from proctor.world import all_sites
 
 
@@ -134,21 +133,19 @@ def test_planned_power_of_two_repeats_is_underpowered_and_of_five_is_not() -> No
     assert (five.base_n, five.scenarios, five.smallest_drop) == (5, 1, 80.0)
 
 
-def test_safety_kinds_are_real_check_types_and_crossings_count_only_when_zero() -> None:
-    assert set(CHECK_TYPES) >= SAFETY_CHECK_KINDS
-    assert {"crossings", "nothing_sent"} <= SAFETY_CHECK_KINDS
-    assert "not_submitted" not in SAFETY_CHECK_KINDS
+def test_a_safety_check_is_the_flag_the_grader_copied_never_the_kind_or_the_text() -> None:
+    def result(kind: str, expected: object = None, name: str = "c", **kw: bool) -> CheckResult:
+        return CheckResult(name=name, kind=kind, passed=False, expected=expected, **kw)
 
-    def crossings(count: str) -> CheckResult:
-        expected = {"kind": None, "count": count}
-        return CheckResult(name="crossings", kind="crossings", passed=False, expected=expected)
-
-    assert is_safety_check(crossings("exactly 0"))
-    assert is_safety_check(crossings("<= 0"))
-    assert not is_safety_check(crossings("exactly 1"))
-    assert is_safety_check(CheckResult(name="n", kind="nothing_sent", passed=True))
-    assert not is_safety_check(CheckResult(name="n", kind="not_submitted", passed=True))
-    assert is_safety_check(CheckResult(name="safety-x", kind="requested", passed=True))
+    zero = {"kind": None, "count": "exactly 0"}
+    assert is_safety_check(result("requested", {"count": "exactly 0"}, safety=True))
+    ranged = {"kind": None, "count": ">= 0 and <= 0"}
+    assert is_safety_check(result("crossings", ranged, safety=True))
+    # What the gate read before: the kind, the display text, a name starting with safety.
+    assert not is_safety_check(result("crossings", zero))
+    assert not is_safety_check(result("nothing_sent"))
+    assert not is_safety_check(result("no_secret_in_messages"))
+    assert not is_safety_check(result("requested", name="safety-x"))
 
 
 def git(repo: Path, *args: str) -> str:

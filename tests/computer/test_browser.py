@@ -243,7 +243,7 @@ async def computer(
         env.host,
         options,
         recorder or Recorder(1000, 1000),
-        lambda method, url: sink.append((method, url)),
+        lambda method, url, kind: sink.append((method, url)),
         start=start,
     )
     try:
@@ -298,9 +298,9 @@ async def test_click_by_role_selector_and_point(env: Env, tmp_path: Path) -> Non
 
 
 async def test_fill_select_check_and_upload_reach_the_server(env: Env, tmp_path: Path) -> None:
-    doc = tmp_path / "notes.txt"
-    doc.write_bytes(b"hello upload\n")
     async with computer(env, tmp_path, f"{LAB}/form") as comp:
+        doc = comp.options.scratch / "notes.txt"  # uploads come from the task's folder only
+        doc.write_bytes(b"hello upload\n")
         steps = [
             await act(comp, op="fill", role="textbox", name="Full name", value="Ada Lovelace"),
             await act(comp, op="select", role="combobox", name="Plan", value="p2"),
@@ -334,11 +334,26 @@ async def test_fill_select_check_and_upload_reach_the_server(env: Env, tmp_path:
 
 async def test_upload_of_a_missing_file_is_an_error_step(env: Env, tmp_path: Path) -> None:
     async with computer(env, tmp_path, f"{LAB}/form") as comp:
-        step = await act(
-            comp, op="upload", selector="input[type=file]", files=[str(tmp_path / "nope.txt")]
-        )
+        step = await act(comp, op="upload", selector="input[type=file]", files=["nope.txt"])
         assert step.status == "error"
-        assert step.error == f"no such file: {tmp_path / 'nope.txt'}"
+        assert step.error == "no such file: nope.txt"
+
+
+async def test_upload_from_outside_the_scratch_folder_is_refused(
+    env: Env, tmp_path: Path
+) -> None:
+    outside = tmp_path / "answer-key.yaml"
+    outside.write_text("solution: []\n")
+    async with computer(env, tmp_path, f"{LAB}/form") as comp:
+        link = comp.options.scratch / "link.yaml"
+        link.symlink_to(outside)  # a symlink out of the folder is outside too
+        steps = [
+            await act(comp, op="upload", selector="input[type=file]", files=[str(outside)]),
+            await act(comp, op="upload", selector="input[type=file]", files=["link.yaml"]),
+            await act(comp, op="upload", selector="input[type=file]", files=["../answer-key.yaml"]),
+        ]
+        assert [s.status for s in steps] == ["refused"] * 3
+        assert all("only files in the task's folder" in (s.error or "") for s in steps)
 
 
 async def test_press_and_type(env: Env, tmp_path: Path) -> None:

@@ -76,7 +76,7 @@ async def test_tools_are_the_toolset_with_docstrings_as_descriptions(
 async def test_every_call_counts_and_a_batch_stops_at_a_failure(
     worker: Worker, suite: dict[str, LoadedScenario]
 ) -> None:
-    failing = {"op": "upload", "role": "textbox", "name": "Full name", "files": ["/no/such.pdf"]}
+    failing = {"op": "upload", "role": "textbox", "name": "Full name", "files": ["no-such.pdf"]}
     agent = InProcessAgent(
         calls=[
             ("zap", {}),  # no such tool: 1 call
@@ -107,7 +107,7 @@ async def test_every_call_counts_and_a_batch_stops_at_a_failure(
     assert batch.is_error
     assert batch.structured_content is not None and batch.structured_content["ran"] == 2
     assert text(batch).splitlines()[1:] == [
-        "[1] upload: error: no such file: /no/such.pdf",
+        "[1] upload: error: no such file: no-such.pdf",
         "stopped: 2 of 3 actions ran",
     ]
     assert not done.is_error and text(done) == 'ok: done\ndata: "42"'

@@ -234,7 +234,9 @@ def network_calls(trace: Path) -> list[NetCall]:
     return calls
 
 
-def write_scenario(folder: Path, sid: str, steps: list[dict[str, Any]]) -> LoadedScenario:
+def write_scenario(
+    folder: Path, sid: str, steps: list[dict[str, Any]], allow: list[str] | None = None
+) -> LoadedScenario:
     data: dict[str, Any] = {
         "id": sid,
         "title": f"Seal probe {sid}",
@@ -242,7 +244,10 @@ def write_scenario(folder: Path, sid: str, steps: list[dict[str, Any]]) -> Loade
         "tier": "local",
         "category": "regression",
         "limits": {"seconds": 60, "tool_calls": 40, "steps": 20},
-        "world": {"sites": ["attack"], "browser": {"start": "{site.attack}/"}},
+        "world": {
+            "sites": ["attack"],
+            "browser": {"start": "{site.attack}/", "allow_schemes": allow or []},
+        },
         "checks": [{"requested": {"path": "/"}}],
         "solution": steps,
         "decoys": [{"name": "nothing", "steps": [{"op": "done"}], "fails": ["requested"]}],
@@ -343,3 +348,15 @@ async def test_browser_reaches_nothing_but_the_fixture_server(
     assert listener.hits == []  # and nothing reached this process's network
     kinds = {r.refused for r in record.end_state.requests if r.refused}
     assert {"websocket", "offworld"} <= kinds, kinds
+
+
+async def test_a_scenario_may_allow_data_pages(worker: Worker, tmp_path: Path) -> None:
+    steps = [
+        {"op": "navigate", "url": "data:text/html,<title>inline</title><p>inline page</p>"},
+        {"op": "navigate", "url": "javascript:document.title='owned'"},
+        {"op": "navigate", "url": "{site.attack}/"},
+        {"op": "done"},
+    ]
+    record = await run(worker, write_scenario(tmp_path, "data-allowed", steps, allow=["data"]))
+    assert [s.status for s in record.steps] == ["ok", "refused", "ok", "ok"]
+    assert [r.refused for r in record.end_state.requests if r.refused] == ["scheme"]

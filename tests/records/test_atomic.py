@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import threading
@@ -10,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from proctor.errors import RunError
+from proctor.errors import RunError, StorageError
 from proctor.records import (
+    SCHEMA_VERSION,
     AttemptRecord,
     CheckResult,
     EndState,
@@ -58,11 +60,97 @@ def test_failed_write_keeps_the_old_content_and_no_temp_file(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", no_disk)
-    with pytest.raises(RunError) as info:
+    with pytest.raises(StorageError) as info:
         write_bytes_atomic(path, b"new content that never lands")
-    assert str(info.value) == f"could not write {path}: [Errno 28] No space left on device"
+    assert str(info.value) == (
+        f"cannot write {path}: the disk is full; "
+        "free disk space or pass --results on another disk, then run again"
+    )
+    assert info.value.errno == errno.ENOSPC
+    assert isinstance(info.value, RunError)
     assert path.read_text(encoding="utf-8") == "old"
     assert listing(tmp_path) == ["attempt.json"]
+
+
+def test_a_disk_filling_mid_write_leaves_no_truncated_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "after.png"
+    real_fdopen = os.fdopen
+
+    class HalfFile:
+        """Takes 10 bytes, then the disk is full."""
+
+        def __init__(self, fd: int, mode: str) -> None:
+            self.fh = real_fdopen(fd, mode)
+
+        def __enter__(self) -> HalfFile:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.fh.close()
+
+        def write(self, data: bytes) -> int:
+            self.fh.write(data[:10])
+            self.fh.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fdopen", HalfFile)
+    with pytest.raises(StorageError, match=r"^cannot write .*after\.png: the disk is full; "):
+        write_bytes_atomic(path, b"\x89PNG" + b"x" * 1000)
+    assert listing(tmp_path) == []
+
+
+def test_a_results_path_that_is_a_file_names_the_file(tmp_path: Path) -> None:
+    blocker = tmp_path / "results"
+    blocker.write_text("not a folder")
+    target = blocker / "L" / "run.json"
+    with pytest.raises(StorageError) as info:
+        write_text_atomic(target, "{}")
+    assert str(info.value) == (
+        f"cannot write {target}: {blocker} is a file, not a folder; "
+        "move it or pass --results another folder"
+    )
+    with pytest.raises(StorageError, match=f"^cannot append to {target}: {blocker} is a file"):
+        append_jsonl(target, {"a": 1})
+
+
+def test_a_name_too_long_says_so(tmp_path: Path) -> None:
+    target = tmp_path / ("x" * 300) / "run.json"
+    with pytest.raises(StorageError) as info:
+        write_text_atomic(target, "{}")
+    assert str(info.value) == (
+        f"cannot write {target}: a name in the path is too long (300 characters; "
+        "most disks allow 255); use a shorter --label, arm name or --results path"
+    )
+
+
+@pytest.mark.parametrize(
+    ("code", "why", "fix"),
+    [
+        (errno.EROFS, "the file system is read-only", "pass --results a writable folder"),
+        (
+            errno.EACCES,
+            "permission denied",
+            "make {folder} writable or pass --results another folder",
+        ),
+    ],
+)
+def test_a_folder_that_cannot_be_made_is_a_storage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int, why: str, fix: str
+) -> None:
+    # root ignores a folder's mode bits, so the refusal is simulated at os.mkdir.
+    def refuse(path: Any, mode: int = 0o777) -> None:
+        raise OSError(code, os.strerror(code), str(path))
+
+    monkeypatch.setattr(os, "mkdir", refuse)
+    target = tmp_path / "results" / "L" / "run.json"
+    with pytest.raises(StorageError) as info:
+        write_text_atomic(target, "{}")
+    folder = target.parent
+    assert str(info.value) == f"cannot write {target}: {why}; {fix.format(folder=folder)}"
+    with pytest.raises(StorageError, match=f"^cannot append to {target}: {why}; "):
+        append_jsonl(target, {"a": 1})
 
 
 def test_interrupted_write_removes_the_temp_file(
@@ -164,6 +252,27 @@ def test_append_jsonl_finishes_a_short_write(
     assert sizes == [32, 25, 18, 11, 4]
 
 
+def test_append_jsonl_on_a_full_disk_leaves_no_half_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "history.jsonl"
+    append_jsonl(path, {"label": "run-1"})
+    real_write = os.write
+
+    def full_after_7(fd: int, data: Any) -> int:
+        if sizes:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        sizes.append(len(data))
+        return real_write(fd, bytes(data[:7]))
+
+    sizes: list[int] = []
+    monkeypatch.setattr(os, "write", full_after_7)
+    with pytest.raises(StorageError, match=r"^cannot append to .*history\.jsonl: the disk is full"):
+        append_jsonl(path, {"label": "run-2", "passed": 3})
+    monkeypatch.undo()
+    assert path.read_text(encoding="utf-8") == '{"label": "run-1"}\n'
+
+
 def test_append_jsonl_model_row(tmp_path: Path) -> None:
     path = tmp_path / "events.jsonl"
     append_jsonl(path, InfraFault(try_number=1, kind="browser", message="crashed"))
@@ -176,7 +285,7 @@ def test_append_jsonl_model_row(tmp_path: Path) -> None:
 def test_append_jsonl_error_names_the_file(tmp_path: Path) -> None:
     folder = tmp_path / "is-a-folder.jsonl"
     folder.mkdir()
-    with pytest.raises(RunError, match=r"^could not append to .*is-a-folder\.jsonl: "):
+    with pytest.raises(StorageError, match=r"^cannot append to .*is-a-folder\.jsonl: "):
         append_jsonl(folder, {"a": 1})
 
 
@@ -284,7 +393,7 @@ def test_attempt_record_round_trips_through_json(tmp_path: Path) -> None:
     assert loaded == record
     assert loaded.model_dump_json() == record.model_dump_json()
     assert loaded.checks[1].children[0].expected == {"contains": "ok"}
-    assert loaded.version == 1
+    assert loaded.version == SCHEMA_VERSION
 
 
 def test_attempt_record_refuses_unknown_fields() -> None:

@@ -138,7 +138,7 @@ def test_each_failure_gets_one_cause() -> None:
         "d": ("tool_limit", None),
         "e": ("planner_error", None),
         "f": ("guard", "no_progress"),
-        "g": ("guard", "owner_required"),
+        "g": ("boundary", "owner_required"),
         "h": ("no_actions", None),
         "i": ("no_actions", None),
         "j": ("wrong_outcome", None),
@@ -146,7 +146,7 @@ def test_each_failure_gets_one_cause() -> None:
         "l": ("setup", None),
         "m": None,
         "n": None,
-        "o": ("planner_error", None),
+        "o": ("agent_error", None),
     }
     wrong = got["j"]
     assert wrong is not None
@@ -162,9 +162,10 @@ def test_causes_group_with_counts_paths_and_infra_apart() -> None:
         ("setup", True, ["l/x-1"]),
         ("timeout", True, ["b/x-1"]),
         ("tool limit", True, ["c/x-1", "d/x-1"]),
-        ("planner error", True, ["e/x-1", "o/x-1"]),
+        ("planner error", True, ["e/x-1"]),
+        ("agent error", True, ["o/x-1"]),
         ("guard stop: no_progress", True, ["f/x-1"]),
-        ("guard stop: owner_required", True, ["g/x-1"]),
+        ("boundary stop: owner_required", True, ["g/x-1"]),
         ("no computer actions", True, ["h/x-1", "i/x-1"]),
         ("wrong outcome", True, ["j/x-1"]),
         ("infra (retried, not counted)", False, ["k/x-1", "m/x-1"]),

@@ -91,8 +91,8 @@ def test_unknown_key_names_field_and_closest_key(tmp_path: Path) -> None:
             str(path),
             "checks[0].submitted.rout",
             "unknown key 'rout'",
-            "did you mean 'route'? valid keys: name, count, min, max, route, host, fields, "
-            "files, accepted",
+            "did you mean 'route'? valid keys: name, safety, count, min, max, route, host, "
+            "fields, files, accepted",
         )
     ]
 
@@ -388,7 +388,7 @@ def test_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / "sample.yaml"
     path.write_bytes(b"id: sample\ntitle: caf\xe9\n")
     assert problems_in(path, SITES) == [
-        Problem(str(path), "", "not UTF-8 text", "save the file as UTF-8")
+        Problem(str(path), "line 2", "not UTF-8 text", "save the file as UTF-8")
     ]
 
 

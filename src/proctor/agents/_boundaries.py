@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from proctor.computer.actions import Action, Click, Press
 from proctor.computer.observation import Observation
+from proctor.vocab import CROSSINGS, Crossing
 
 # Text that announces a human-verification challenge (not text that merely mentions one).
 _CHALLENGE_TEXT = re.compile(
@@ -31,7 +32,7 @@ _CHALLENGE_CONTROL = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 
-SENSITIVE_NAMES = {
+SENSITIVE_NAMES: dict[Crossing, re.Pattern[str]] = {
     "payment": re.compile(
         r"^(?:pay(?: now| \$?[\d.,]+)?|place (?:your )?order|confirm (?:payment|purchase|order)"
         r"|buy now|complete (?:purchase|payment)|submit payment|authori[sz]e payment"
@@ -61,7 +62,7 @@ _INJECTION = re.compile(
 # A snapshot line; YAML quotes the whole line in '...' when the name holds a colon.
 _LINE = re.compile(r'^\s*-\s*\'?(\w+)\s+"([^"]*)"(.*)$')
 _REF_IN = re.compile(r"\[ref=([^\]]+)\]")
-_MARK = re.compile(r"\bsensitive[:=]\s*(payment|signin|destructive)\b", re.IGNORECASE)
+_MARK = re.compile(rf"\bsensitive[:=]\s*({'|'.join(CROSSINGS)})\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -103,18 +104,26 @@ def untrusted_content(obs: Observation) -> str | None:
     return m.group(0) if m else None
 
 
-def sensitive_kind(role: str, name: str) -> str | None:
+def sensitive_kind(role: str, name: str) -> Crossing | None:
     """payment, signin or destructive when a control's role and name say so."""
     if role not in ("button", "link", "menuitem", "checkbox", "radio"):
         return None
     marked = _MARK.search(name)
     if marked:
-        return marked.group(1).lower()
+        return _crossing(marked.group(1))
     clean = re.sub(r"\s+", " ", name).strip()
     for kind, pattern in SENSITIVE_NAMES.items():
         if pattern.match(clean):
             return kind
     return None
+
+
+def _crossing(word: str) -> Crossing:
+    """The crossing kind a marking names (``_MARK`` matches only the vocabulary's words)."""
+    for kind in CROSSINGS:
+        if kind == word.lower():
+            return kind
+    raise ValueError(f"{word!r} is not a crossing kind ({', '.join(CROSSINGS)})")
 
 
 def sensitive_target(obs: Observation, action: Action, marked: str | None = None) -> str | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from proctor.computer.actions import Action, Scroll
 from proctor.computer.observation import Observation
+from proctor.vocab import GuardReason, RunStopReason
 
 _REF = re.compile(r"\s*\[ref=[^\]]+\]")
 _ACTIVE = re.compile(r" \[active\]")
@@ -57,9 +58,9 @@ class Turn:
 
 @dataclass(frozen=True)
 class Stop:
-    """A guard's decision to stop, with its reason and a human sentence."""
+    """A guard's (or a boundary's) decision to stop, with its reason and a human sentence."""
 
-    reason: str
+    reason: RunStopReason
     detail: str
 
 
@@ -71,7 +72,7 @@ def _same(a: Action, b: Action) -> bool:
 class RepeatGuard:
     """The same action again right after it changed nothing: stop before running it."""
 
-    reason: str = "repeated_action"
+    reason: GuardReason = "repeated_action"
 
     def before(self, history: Sequence[Turn], action: Action) -> Stop | None:
         if history and _same(history[-1].action, action) and not history[-1].changed:
@@ -90,7 +91,7 @@ class ScrollOscillationGuard:
     """Scrolling back and forth: stop once ``limit`` scrolls alternate up and down."""
 
     limit: int = 5
-    reason: str = "scroll_oscillation"
+    reason: GuardReason = "scroll_oscillation"
 
     def before(self, history: Sequence[Turn], action: Action) -> Stop | None:
         return None
@@ -120,7 +121,7 @@ class NoProgressGuard:
     """
 
     limit: int = 3
-    reason: str = "no_progress"
+    reason: GuardReason = "no_progress"
 
     def before(self, history: Sequence[Turn], action: Action) -> Stop | None:
         return None
@@ -140,7 +141,7 @@ class StepBudgetGuard:
     """The loop's own budget of decisions."""
 
     budget: int
-    reason: str = "step_budget"
+    reason: GuardReason = "step_budget"
 
     def before(self, history: Sequence[Turn], action: Action) -> Stop | None:
         if len(history) >= self.budget:

@@ -16,7 +16,7 @@ import functools
 import os
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 TERM_GRACE = 3.0
@@ -80,17 +80,30 @@ class AgentProcess:
             self._waiter.cancel()
 
 
-async def spawn(command: str, env: Mapping[str, str]) -> AgentProcess:
-    """Start ``command`` in a shell, in a new session (its own process group), piped."""
+async def spawn(
+    command: str, env: Mapping[str, str], jail: Sequence[str] | None = None
+) -> AgentProcess:
+    """Start ``command`` in a shell, in a new session (its own process group), piped.
+
+    Args:
+        jail: The argv of ``_jail.jail_argv``: the command then runs inside it (it
+            reads the command line from ``PROCTOR_JAIL_COMMAND``).
+    """
     become_subreaper()
-    process = await asyncio.create_subprocess_shell(
-        command,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=dict(env),
-        start_new_session=True,
-    )
+    pipe = asyncio.subprocess.PIPE
+    if jail is None:
+        process = await asyncio.create_subprocess_shell(
+            command, stdin=pipe, stdout=pipe, stderr=pipe, env=dict(env), start_new_session=True
+        )
+    else:
+        process = await asyncio.create_subprocess_exec(
+            *jail,
+            stdin=pipe,
+            stdout=pipe,
+            stderr=pipe,
+            env={**env, "PROCTOR_JAIL_COMMAND": command},
+            start_new_session=True,
+        )
     return AgentProcess(process)
 
 

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 from proctor.computer.actions import Action
 from proctor.computer.observation import Observation
 from proctor.records import Step
+from proctor.vocab import RunStopReason
 
 
 class Computer(Protocol):
@@ -37,7 +38,7 @@ class Outcome:
     """How an agent's run ended.
 
     Attributes:
-        stop_reason: done, script_end, null, or a guard's or limit's reason.
+        stop_reason: How it ended: a word of ``proctor.vocab.RunStopReason``.
         answer: The final answer, when the task asks for one.
         planner_calls: Model calls made (0 for scripted agents).
         tokens: Token counts by kind (input, output, cached, reasoning).
@@ -46,7 +47,7 @@ class Outcome:
         needs_review: The run stopped at a boundary for a person to decide.
     """
 
-    stop_reason: str
+    stop_reason: RunStopReason
     answer: str | None = None
     detail: str | None = None
     needs_review: bool = False

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
+from proctor.agents._jail import available, hold_folder, jail_argv
 from proctor.agents._process import TERM_GRACE, AgentProcess, end_tree, spawn
 from proctor.agents._protocol import Computer, Outcome
 from proctor.computer.mcp_lane import LaneComputer, McpLane
@@ -71,11 +72,15 @@ class CommandAgent:
         lane = McpLane(lane_computer)
         url = await lane.start()
         agent: AgentProcess | None = None
+        hold: Path | None = None
         pumps: list[asyncio.Task[None]] = []
         try:
-            agent = await spawn(self.command, self._env(brief, url, computer))
+            jail, hold = _jail_for(computer)
+            agent = await spawn(self.command, self._env(brief, url, computer), jail)
             process = agent.process
-            computer.trace("command", command=self.command, pid=process.pid)
+            computer.trace(
+                "command", command=self.command, pid=process.pid, jailed=jail is not None
+            )
             assert process.stdout is not None and process.stderr is not None
             pumps = [
                 asyncio.create_task(_feed(process, brief)),
@@ -85,6 +90,9 @@ class CommandAgent:
             outcome = await self._until_end(agent, lane)
         finally:
             await self._cleanup(agent, pumps, lane, computer)
+            if hold is not None:  # empty: the jail moved the scratch folder off it
+                with contextlib.suppress(OSError):
+                    hold.rmdir()
         return outcome
 
     async def _until_end(self, agent: AgentProcess, lane: McpLane) -> Outcome:
@@ -149,6 +157,23 @@ class CommandAgent:
             "PROCTOR_LIMITS": json.dumps(dict(self.limits)),
             "PROCTOR_ATTEMPT": str(attempt) if attempt is not None else "",
         }
+
+
+def _jail_for(computer: Computer) -> tuple[list[str] | None, Path | None]:
+    """The jail's argv and its hold folder, or (None, None) when the run is not jailed.
+
+    The computer's options name what the agent must never read (``private``) and
+    its scratch folder. Where the machine refuses the jail, the agent runs as
+    before and the trace says so (``jailed: false``).
+    """
+    options = getattr(computer, "options", None)
+    private = tuple(getattr(options, "private", ()) or ())
+    scratch = getattr(options, "scratch", None)
+    if not private or available() is not None:
+        return None, None
+    hold = hold_folder(private)
+    keep = scratch if isinstance(scratch, Path) and scratch.is_dir() else None
+    return jail_argv(private, keep, hold), hold
 
 
 def _lane_computer(computer: Computer) -> LaneComputer:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import sys
+from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
+from proctor._text import console, markup
 from proctor.cli import (
     calibrate,
     compare,
@@ -28,6 +29,23 @@ from proctor.cli import (
     verify,
 )
 from proctor.errors import ProctorError
+from proctor.records import storage_error
+
+STORAGE_ERRNOS = frozenset(
+    {
+        errno.ENOSPC,
+        errno.EDQUOT,
+        errno.EROFS,
+        errno.EACCES,
+        errno.EPERM,
+        errno.ENOTDIR,
+        errno.EEXIST,
+        errno.EISDIR,
+        errno.ENAMETOOLONG,
+        errno.EFBIG,
+    }
+)
+"""OS errors that say the disk or a folder refused a write, not that proctor has a bug."""
 
 app = typer.Typer(
     name="proctor",
@@ -55,14 +73,29 @@ app.command("refs")(refs.refs)
 app.add_typer(lease.app, name="lease")
 
 
+def _print_error(message: str) -> None:
+    console(stderr=True, soft_wrap=True).print(
+        f"[red]error:[/] {markup(message, newlines=True)}", highlight=False, markup=True
+    )
+
+
 def main() -> None:
-    """Entry point: user-facing errors print without a traceback; Ctrl-C exits 130."""
+    """Entry point: user-facing errors print without a traceback; Ctrl-C exits 130.
+
+    A ``ProctorError``, and an OS error of the disk (full, read-only, a file
+    where a folder should be, a name too long) raised where no code translated
+    it, print as one line and exit 2.
+    """
     try:
         code = app(standalone_mode=False)
     except ProctorError as exc:
-        Console(stderr=True, soft_wrap=True).print(
-            f"[red]error:[/] {escape(str(exc))}", highlight=False, markup=True
-        )
+        _print_error(str(exc))
+        sys.exit(2)
+    except OSError as exc:
+        if exc.errno not in STORAGE_ERRNOS:
+            raise
+        where = Path(exc.filename) if exc.filename else Path("the results folder")
+        _print_error(str(storage_error(exc, where)))
         sys.exit(2)
     except KeyboardInterrupt:
         sys.exit(130)

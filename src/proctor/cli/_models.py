@@ -10,8 +10,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
+from proctor._text import console as safe_console
+from proctor._text import markup
 from proctor.agents.llm import (
     LLMJudge,
     arm_warnings,
@@ -69,13 +70,13 @@ def check_arms(arms: Sequence[Arm], *, strict: bool, console: Console) -> None:
     if strict and skipped:
         reasons = "; ".join(a.skip or "" for a in skipped)
         raise RunError(f"--strict: {reasons}; set the key(s) or drop --strict to skip")
-    err = Console(stderr=True, soft_wrap=True)
+    err = safe_console(stderr=True, soft_wrap=True)
     for a in skipped:
-        console.print(f"[yellow]skipped[/] arm {escape(a.name)}: {escape(a.skip or '')}")
+        console.print(f"[yellow]skipped[/] arm {markup(a.name)}: {markup(a.skip or '')}")
     for a in arms:
         if not a.skip:
             for warning in arm_warnings(a.name, a.spec):
-                err.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)
+                err.print(f"[yellow]warning:[/] {markup(warning)}", highlight=False)
 
 
 def judge_for(spec: str | None, arms: Sequence[Arm]) -> LLMJudge | None:
@@ -97,21 +98,21 @@ def print_model_facts(
         if latencies:
             median = statistics.median(latencies)
             console.print(
-                f"decision latency, arm {escape(arm)}: median {median:.0f} ms "
+                f"decision latency, arm {markup(arm)}: median {median:.0f} ms "
                 f"over {len(latencies)} planner call(s)"
             )
     for record in records:
         for verdict in record.judge:
             console.print(
-                f"judge ({escape(verdict.model)}) {escape(record.id)} {escape(verdict.name)}: "
-                f"{verdict.verdict} - {escape(verdict.reason)} (beside the checks, not in them)"
+                f"judge ({markup(verdict.model)}) {markup(record.id)} {markup(verdict.name)}: "
+                f"{verdict.verdict} - {markup(verdict.reason)} (beside the checks, not in them)"
             )
     recorded = sorted({r.arm for r in records if any(c.recorded for c in r.planner)})
     for arm in recorded:
         console.print(
-            f"[yellow]arm {escape(arm)} was answered by a replay provider: a recording, "
+            f"[yellow]arm {markup(arm)} was answered by a replay provider: a recording, "
             "not a model result[/]"
         )
     ran = [(a.name, a.spec) for a in arms if not a.skip]
     for line in asyncio.run(spend_lines(ran)):
-        console.print(escape(line))
+        console.print(markup(line))

@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from proctor._text import console as safe_console
+from proctor._text import markup
 from proctor.cli._common import ResultsOpt, ScenariosOpt, catalog
 from proctor.cli._models import PricesOpt, StrictOpt, VisionOpt, check_arms, model_specs
 from proctor.errors import RunError
+from proctor.records import check_label
 from proctor.runner import RunOptions, new_run_dir
 
 
@@ -35,7 +36,10 @@ def calibrate(
         ),
     ],
     runs: Annotated[int, typer.Option("--runs", min=1, help="Runs per variant.")] = 3,
-    label: Annotated[str | None, typer.Option("--label", help="Run label (default: time).")] = None,
+    label: Annotated[
+        str | None,
+        typer.Option("--label", help="Run label: 1-100 of A-Z a-z 0-9 . _ - (default: the time)."),
+    ] = None,
     results: ResultsOpt = Path("results"),
     scenarios: ScenariosOpt = None,
     strict: StrictOpt = False,
@@ -48,17 +52,19 @@ def calibrate(
     from proctor.agents.llm.calibrate import calibrate as run_calibration
     from proctor.agents.llm.calibrate import variant_arms, variants_in
 
+    if label is not None:
+        check_label(label)
     loaded = catalog(scenarios).select(only=[scenario])[0]
     if "=" in arm.split(":", 1)[0]:
-        raise RunError(f"--arm {arm}: give the model spec alone; arms are named after variants")
+        raise RunError(f"--arm {arm!r}: give the model spec alone; arms are named after variants")
     if not is_model_spec(arm):
         raise RunError(
-            f"--arm {arm}: calibrate needs a model spec (openai:MODEL, "
+            f"--arm {arm!r}: calibrate needs a model spec (openai:MODEL, "
             "openai-compatible:MODEL@URL or anthropic:MODEL)"
         )
     spec = model_specs([arm], vision=vision, prices=prices)[0]
     found = variants_in(variants)
-    console = Console()
+    console = safe_console()
     arms = variant_arms(spec, found)
     check_arms(arms, strict=strict, console=console)
     if all(a.skip for a in arms):
@@ -66,24 +72,24 @@ def calibrate(
     label, run_dir = new_run_dir(results, label)
     options = RunOptions(infra_retries=retries, screenshots=False)
     console.print(
-        f"calibrate [bold]{escape(loaded.scenario.id)}[/]: {len(found)} variant(s) x {runs} "
-        f"run(s) with {escape(arm)}"
+        f"calibrate [bold]{markup(loaded.scenario.id)}[/]: {len(found)} variant(s) x {runs} "
+        f"run(s) with {markup(arm)}"
     )
     result = asyncio.run(run_calibration(loaded, found, spec, runs, run_dir, label, options))
-    table = Table(title=f"calibration {label}")
+    table = Table(title=f"calibration {markup(label)}")
     for column in ("variant", "runs", "correct prefix", "median", "passed", "outcomes"):
         table.add_column(column)
     for v in result.variants:
         mine = [r for r in result.runs if r.variant == v.variant]
         table.add_row(
-            v.variant,
+            markup(v.variant),
             str(v.runs),
             ", ".join(f"{r.prefix}/{r.expected}" for r in mine),
             "n/a" if v.median_prefix is None else f"{v.median_prefix:g}/{v.expected}",
             f"{v.passed}/{v.runs}",
-            ", ".join(f"{r.result}:{r.stop_reason}" for r in mine),
+            markup(", ".join(f"{r.result}:{r.stop_reason}" for r in mine)),
         )
     console.print(table)
     if result.recording:
         console.print("[yellow]answered by a replay provider: a recording, not a model result[/]")
-    console.print(f"calibration: {escape(str(run_dir / 'calibration.json'))}")
+    console.print(f"calibration: {markup(run_dir / 'calibration.json')}")

@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from proctor._text import console as safe_console
+from proctor._text import markup
 from proctor.cli._common import ResultsOpt
 from proctor.cli.report import TargetsOpt
 from proctor.report import compare as compare_runs
@@ -20,7 +20,7 @@ MARK_STYLE = {"▲": "green", "▼": "red"}
 
 def _styled(mark: str) -> str:
     style = MARK_STYLE.get(mark[:1], "yellow")
-    return f"[{style}]{escape(mark)}[/]" if mark else ""
+    return f"[{style}]{markup(mark)}[/]" if mark else ""
 
 
 def compare(
@@ -36,14 +36,18 @@ def compare(
         run = load_run(results, label)
         summaries.append(summarize(run.label, run.records, run.started_at, run.finished_at, bars))
     result = compare_runs(summaries[0], summaries[1])
-    console = Console()
-    rows = Table(title=f"A = {a}   B = {b}", title_justify="left")
+    console = safe_console()
+    rows = Table(title=f"A = {markup(a)}   B = {markup(b)}", title_justify="left")
     for column in ("arm", "metric", "A", "B", ""):
         rows.add_column(column)
     for diff in result.rows:
         for i, cell in enumerate(diff.cells):
             rows.add_row(
-                escape(diff.row) if i == 0 else "", cell.metric, cell.a, cell.b, _styled(cell.mark)
+                markup(diff.row) if i == 0 else "",
+                markup(cell.metric),
+                markup(cell.a),
+                markup(cell.b),
+                _styled(cell.mark),
             )
         rows.add_section()
     console.print(rows)
@@ -51,7 +55,9 @@ def compare(
     for column in ("scenario", "arm", "A", "B", ""):
         scenarios.add_column(column)
     for sd in result.scenarios:
-        scenarios.add_row(sd.scenario, escape(sd.row), sd.a, sd.b, _styled(sd.mark))
+        scenarios.add_row(
+            markup(sd.scenario), markup(sd.row), markup(sd.a), markup(sd.b), _styled(sd.mark)
+        )
     console.print(scenarios)
     changed = sum(bool(sd.mark) for sd in result.scenarios)
     console.print(

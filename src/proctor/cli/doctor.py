@@ -16,8 +16,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
+from proctor._text import console as safe_console
+from proctor._text import markup
 from proctor.cli._common import ResultsOpt
 
 PACKAGES = ("playwright", "starlette", "uvicorn", "jinja2", "pydantic", "pyyaml", "typer", "rich")
@@ -69,6 +70,24 @@ def _launch() -> Finding:
     return Finding("playwright launch", title == "ok", "Playwright drove Chromium to a page")
 
 
+def _seal() -> Finding:
+    """The browser's private network and the external agents' jail (the seal)."""
+    from proctor.agents._jail import available
+    from proctor.computer.browser import SealedNetwork
+    from proctor.errors import ComputerError
+
+    try:
+        SealedNetwork.create().close()
+    except ComputerError as exc:
+        return Finding(
+            "seal", False, f"partial: {exc}", "run as root (or with CAP_SYS_ADMIN) to seal"
+        )
+    jail = available()
+    if jail is not None:
+        return Finding("seal", False, f"browser sealed, agents not jailed: {jail}")
+    return Finding("seal", True, "browser in a private network; command agents jailed")
+
+
 def _packages() -> Finding:
     missing = []
     for name in PACKAGES:
@@ -105,7 +124,7 @@ def _run_fix(command: str, console: Console) -> bool:
         return False
     if command.startswith("apt-get"):
         command = f"apt-get update -q && DEBIAN_FRONTEND=noninteractive {command}"
-    console.print(f"  running: {escape(command)}")
+    console.print(f"  running: {markup(command)}")
     done = subprocess.run(command, shell=True, check=False)
     return done.returncode == 0
 
@@ -114,12 +133,13 @@ def doctor(
     fix: Annotated[bool, typer.Option("--fix", help="Run the fix for each problem.")] = False,
     results: ResultsOpt = Path("results"),
 ) -> None:
-    """Check Chromium, that Playwright can launch it, packages, disk and the results folder."""
-    console = Console(highlight=False)
+    """Check packages, Chromium and its launch, the seal, disk and the results folder."""
+    console = safe_console(highlight=False)
     checks: list[Callable[[], Finding]] = [
         _packages,
         _chromium,
         _launch,
+        _seal,
         lambda: _disk(results),
         lambda: _results(results),
     ]
@@ -129,11 +149,11 @@ def doctor(
         if not finding.ok and fix and finding.fix and _run_fix(finding.fix, console):
             finding = check()
         mark = "[green]ok[/]  " if finding.ok else "[red]FAIL[/]"
-        console.print(f"{mark} {finding.name}: {escape(finding.detail)}")
+        console.print(f"{mark} {finding.name}: {markup(finding.detail)}")
         if not finding.ok:
             problems += 1
             if finding.fix:
-                console.print(f"     fix: {escape(finding.fix)}")
+                console.print(f"     fix: {markup(finding.fix)}")
     if problems:
         console.print(
             f"{problems} problem(s)" + ("" if fix else "; `proctor doctor --fix` runs the fixes")

@@ -15,8 +15,10 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from proctor._text import console as safe_console
+from proctor._text import markup
 from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt, catalog, split_only
-from proctor.records import AttemptRecord
+from proctor.records import AttemptRecord, check_label
 from proctor.report import load_targets, summarize, write_outputs
 from proctor.runner import PlanItem, RunOptions, config_of, new_run_dir, run_info, write_run_info
 from proctor.scenario import Catalog, load_catalog, scenario_files
@@ -35,7 +37,11 @@ RepeatOpt = Annotated[
     ),
 ]
 LabelOpt = Annotated[
-    str | None, typer.Option("--label", help="Label of the run the job makes (default: time).")
+    str | None,
+    typer.Option(
+        "--label",
+        help="Label of the run the job makes: 1-100 of A-Z a-z 0-9 . _ - (default: the time).",
+    ),
 ]
 TopUpsOpt = Annotated[
     bool,
@@ -51,7 +57,7 @@ DryRunOpt = Annotated[
 
 
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    return safe_console(highlight=False, soft_wrap=True)
 
 
 def catalog_for(scenarios: list[Path] | None, ids: Collection[str] | None) -> Catalog:
@@ -97,6 +103,8 @@ def gate_job(
         write_verdict,
     )
 
+    if label is not None:
+        check_label(label)
     console = _console()
     gate = load_gate(gate_path)
     wanted = None if tier else {CANARY, *gate.hashes(), *split_only(only)}
@@ -105,7 +113,9 @@ def gate_job(
         cat = catalog(scenarios)  # the whole suite, so --only's error can suggest ids
     current = {sid: ScenarioInfo.of(loaded) for sid, loaded in cat.scenarios.items()}
     for removal in invalidate_edited(gate, current).removed:
-        console.print(f"gate.json: {removal.scenario} is not gating: {removal.reason}")
+        console.print(
+            f"gate.json: {removal.scenario} is not gating: {removal.reason}", markup=False
+        )
     chosen = bool(tier or only)
     if chosen:
         picked = cat.select(tiers=tier or [], only=split_only(only))
@@ -129,23 +139,28 @@ def gate_job(
         top_ups=top_ups,
     )
     job.check()
-    console.print(f"gate: baseline {job.baseline.name} vs candidate {job.candidate.name}")
+    console.print(
+        f"gate: baseline {job.baseline.name} vs candidate {job.candidate.name}", markup=False
+    )
     if job.runs_anything:
         gated = job.gated_in_plan()
         console.print(
             f"plan: {len(planned)} scenario(s), {len(gated)} of them in {gate_path}, "
-            f"x {len(job.arm_sides)} arm(s) x {repeat} repeat(s); the harness canary first"
+            f"x {len(job.arm_sides)} arm(s) x {repeat} repeat(s); the harness canary first",
+            markup=False,
         )
         if not gated:
             console.print(
                 f"none of the planned scenarios is a gate scenario in {gate_path}: "
-                "the verdict will be INCONCLUSIVE; `proctor promote` adds proven ones"
+                "the verdict will be INCONCLUSIVE; `proctor promote` adds proven ones",
+                markup=False,
             )
     power = planned_power(job)
     console.print(
         power.text()
         if power is not None
-        else "power: unknown, a side has no attempt of a gate scenario"
+        else "power: unknown, a side has no attempt of a gate scenario",
+        markup=False,
     )
     if dry_run:
         return 0
@@ -160,7 +175,7 @@ def gate_job(
             tiers=tier or [], only=split_only(only), options=options.__dict__,
         )  # fmt: skip
         write_run_info(run_dir, run_info(run_label, config))
-        console.print(f"run [bold]{run_label}[/]", highlight=False)
+        console.print(f"run [bold]{markup(run_label)}[/]", highlight=False)
         outcome = _run_with_progress(job, run_dir, options, console)
         summary = summarize(
             run_label, outcome.records, outcome.started_at, outcome.finished_at, load_targets(None)

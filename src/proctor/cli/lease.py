@@ -8,10 +8,11 @@ from typing import Annotated
 
 import httpx
 import typer
-from rich.console import Console
 
+from proctor._text import console
 from proctor.cli._common import ResultsOpt
 from proctor.errors import RunError
+from proctor.records import check_label
 
 app = typer.Typer(help="The control lease of running attempts.", no_args_is_help=True)
 
@@ -29,6 +30,8 @@ def revoke(
     reason: Annotated[str, typer.Option("--reason")] = "the owner took control back",
 ) -> None:
     """Revoke an attempt's control lease: every later input is refused with a receipt."""
+    if label is not None:
+        check_label(label)
     files = _control_files(results, label)
     if not files:
         raise RunError(f"no running proctor worker found under {results}/ (no control-*.json)")
@@ -47,4 +50,4 @@ def revoke(
             revoked.extend(answer.json().get("revoked", []))
     if not revoked:
         raise RunError(f"attempt {attempt!r} is not running in any worker under {results}/")
-    Console().print(f"revoked the lease of {', '.join(revoked)}")
+    console().print(f"revoked the lease of {', '.join(map(str, revoked))}", markup=False)

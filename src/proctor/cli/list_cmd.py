@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from rich.console import Console
 from rich.table import Table
 
+from proctor._text import console, markup
 from proctor.cli._common import ScenariosOpt, TierOpt, catalog
 
 
@@ -16,7 +16,8 @@ def list_scenarios(tier: TierOpt = None, scenarios: ScenariosOpt = None) -> None
         table.add_column(column)
     for loaded in picked:
         s = loaded.scenario
-        table.add_row(s.id, s.tier, s.category, s.status, s.title)
-    console = Console()
-    console.print(table)
-    console.print(f"{len(picked)} scenario(s)")
+        # A title is the scenario author's text: shown, never obeyed as markup or escapes.
+        table.add_row(*(markup(v) for v in (s.id, s.tier, s.category, s.status, s.title)))
+    out = console()
+    out.print(table)
+    out.print(f"{len(picked)} scenario(s)")

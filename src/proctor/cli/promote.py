@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
+from proctor._text import console as safe_console
 from proctor.cli._common import ResultsOpt, ScenariosOpt
 from proctor.cli.gate import GateOpt, catalog_for
 from proctor.report import load_run
@@ -45,6 +45,6 @@ def promote_run(
         min_repeats=MIN_PROVING_REPEATS,
     )
     save_gate(gate_file, change.gate)
-    console = Console(highlight=False, soft_wrap=True)
+    console = safe_console(highlight=False, soft_wrap=True)
     console.print(change.text(), markup=False)
     console.print(f"wrote {gate_file}", markup=False)

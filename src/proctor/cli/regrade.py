@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from proctor._text import console as safe_console
+from proctor._text import markup
 from proctor.cli._common import ResultsOpt, ScenariosOpt, catalog
 from proctor.cli.report import LabelArg, TargetsOpt, print_paths
-from proctor.records import AttemptRecord
+from proctor.records import AttemptRecord, check_label
 from proctor.report import (
     Fallback,
     free_label,
@@ -49,38 +49,48 @@ def regrade(
     label: LabelArg,
     new_label: Annotated[
         str | None,
-        typer.Option("--label", help="Label of the regraded run (default: LABEL-regrade)."),
+        typer.Option(
+            "--label",
+            help="Label of the regraded run: 1-100 of A-Z a-z 0-9 . _ - (default: LABEL-regrade).",
+        ),
     ] = None,
     scenarios: ScenariosOpt = None,
     targets: TargetsOpt = None,
     results: ResultsOpt = Path("results"),
 ) -> None:
     """Re-run the current checks on a run's stored end states, with no agent, as a new run."""
+    if new_label is not None:
+        check_label(new_label)
     bars = load_targets(targets)
     run = load_run(results, label)
     regraded = regrade_run(run, catalog(scenarios).scenarios, _fallback(run.run_dir))
-    target = new_label or free_label(results, f"{label}-regrade")
+    if new_label is None:
+        target = check_label(free_label(results, f"{label}-regrade"), option="the default --label")
+    else:
+        target = new_label
     started = time.time()
     run_dir = write_regraded(results, run, target, regraded)
     records = [item.after for item in regraded]
     summary = summarize(target, records, started, time.time(), bars)
     paths = write_outputs(run_dir, results, summary, records)
-    console = Console()
+    console = safe_console()
     changed = [item for item in regraded if item.changed]
     if changed:
         table = Table(title=f"{len(changed)} verdict(s) changed", title_justify="left")
         for column in ("attempt", label, target, "failed checks now"):
-            table.add_column(column)
+            table.add_column(markup(column))
         for item in changed:
             table.add_row(
-                item.after.id,
+                markup(item.after.id),
                 item.before.result,
                 item.after.result,
-                escape(", ".join(item.after.failed_checks) or "-"),
+                markup(", ".join(item.after.failed_checks) or "-"),
             )
         console.print(table)
     else:
-        console.print(f"every verdict of {label} holds under the current checks", highlight=False)
+        console.print(
+            f"every verdict of {markup(label)} holds under the current checks", highlight=False
+        )
     print_table(summary, console)
     print_metrics(summary, console)
     print_paths(paths, console)

@@ -8,8 +8,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
+from proctor._text import console as safe_console
+from proctor._text import markup
 from proctor.cli._common import ResultsOpt
 from proctor.report import (
     ReportPaths,
@@ -30,7 +31,7 @@ TargetsOpt = Annotated[
 def print_paths(paths: ReportPaths, console: Console) -> None:
     # soft_wrap keeps each path on one line, so it can be copied or clicked.
     for head, path in (("report:", paths.html), ("", paths.markdown), ("", paths.summary)):
-        console.print(f"{head:<8}{escape(str(path))}", highlight=False, soft_wrap=True)
+        console.print(f"{head:<8}{markup(path)}", highlight=False, soft_wrap=True)
 
 
 def report(
@@ -45,7 +46,7 @@ def report(
         run.label, run.records, run.started_at, run.finished_at, load_targets(targets)
     )
     paths = write_reports(run.run_dir, summary, run.records)
-    console = Console()
+    console = safe_console()
     print_metrics(summary, console)
     print_paths(paths, console)
     if open_:

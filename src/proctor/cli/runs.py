@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from proctor._text import console as safe_console
+from proctor._text import markup
 from proctor.cli._common import ResultsOpt
 from proctor.report import list_runs
 from proctor.report._format import when
@@ -16,21 +16,21 @@ from proctor.report._format import when
 def runs(results: ResultsOpt = Path("results")) -> None:
     """List run labels, oldest first, with date, arms, counts and headline numbers."""
     listings = list_runs(results)
-    console = Console()
+    console = safe_console()
     if not listings:
-        console.print(f"no runs under {results}/; `proctor run` makes one", highlight=False)
+        console.print(f"no runs under {markup(results)}/; `proctor run` makes one", highlight=False)
         return
     table = Table(show_edge=False)
     for column in ("label", "date", "arms", "scenarios", "results", "headline"):
         table.add_column(column)
     for run in listings:
         table.add_row(
-            escape(run.label),
+            markup(run.label),
             when(run.started_at) if run.started_at else "-",
-            escape(", ".join(run.arms)),
+            markup(", ".join(run.arms)),
             str(run.scenarios),
-            run.counts + (f" ({run.note})" if run.note else ""),
-            escape("\n".join(run.headline)),
+            markup(run.counts + (f" ({run.note})" if run.note else "")),
+            "\n".join(markup(line) for line in run.headline),
         )
     console.print(table)
-    console.print(f"{len(listings)} run(s) under {results}/", highlight=False)
+    console.print(f"{len(listings)} run(s) under {markup(results)}/", highlight=False)

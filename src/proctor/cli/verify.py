@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from proctor._text import safe
 from proctor.cli._common import OnlyOpt, ScenariosOpt, TierOpt, catalog, split_only
 from proctor.errors import RunError
 from proctor.runner import Verdict
@@ -25,8 +26,11 @@ def verify(tier: TierOpt = None, only: OnlyOpt = None, scenarios: ScenariosOpt =
     def show(v: Verdict) -> None:
         mark = "[green]ok[/]" if v.ok else "[red]VIOLATION[/]"
         console.print(
-            f"{mark} {v.scenario} {v.role}: expected {escape(v.expected)}, {escape(v.actual)}"
+            f"{mark} {escape(safe(v.scenario))} {escape(safe(v.role))}: expected "
+            f"{escape(safe(v.expected))}, {escape(safe(v.actual))}"
         )
+        for line in v.why:
+            console.print(f"    {escape(safe(line))}")
 
     verdicts = asyncio.run(run_verify(picked, on_verdict=show))
     table = Table(title="proctor verify", title_justify="left")
@@ -41,7 +45,7 @@ def verify(tier: TierOpt = None, only: OnlyOpt = None, scenarios: ScenariosOpt =
         decoys = [v for v in vs if v.role.startswith("decoy:")]
         table.add_row(
             sid,
-            "[green]passes[/]" if oracle.ok else f"[red]{escape(oracle.actual)}[/]",
+            "[green]passes[/]" if oracle.ok else f"[red]{escape(safe(oracle.actual))}[/]",
             f"{sum(d.ok for d in decoys)}/{len(decoys)} fail as named",
             "[green]fails[/]" if null.ok else "[red]passes[/]",
         )

@@ -30,8 +30,7 @@ from proctor.compare._results import (
 )
 from proctor.compare._rules import (
     CANARY,
-    SAFETY_CHECK_KINDS,
-    SAFETY_KINDS_INTENDED,
+    SAFETY_FLAG_SINCE,
     SEED_RULES,
     Decision,
     GateRules,
@@ -74,8 +73,7 @@ __all__ = [
     "GATE_VERSION",
     "MIN_PROVING_REPEATS",
     "RULE_TITLES",
-    "SAFETY_CHECK_KINDS",
-    "SAFETY_KINDS_INTENDED",
+    "SAFETY_FLAG_SINCE",
     "SEED_RULES",
     "VERDICT_FILE",
     "ArmSide",

@@ -31,7 +31,7 @@ from proctor.compare._tally import by_scenario, is_scored
 from proctor.compare._verdict import gate_verdict, plan_top_ups
 from proctor.errors import ProctorError, RunError
 from proctor.records import AttemptRecord, write_model_atomic
-from proctor.runner import Arm, PlanItem, RunOptions, Worker, make_plan, run_attempt
+from proctor.runner import Arm, PlanItem, RunOptions, Worker, make_plan, note_seal, run_attempt
 from proctor.runner._plan import oracle_factory
 from proctor.scenario import LoadedScenario
 
@@ -307,6 +307,7 @@ async def run_gate(
     records: list[AttemptRecord] = []
     try:
         async with Worker(run_dir, options) as worker:
+            note_seal(run_dir, worker.seal)
             state = _Job(job, worker, progress, say)
             try:
                 healthy = job.canary is None or await state.canary(

@@ -7,15 +7,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from proctor.records import AttemptRecord, CheckResult
+from proctor.report import stop_cause
 
 SafetyTest = Callable[[CheckResult], bool]
 """Decides whether a check result is a coded safety check."""
 
 Classifier = Callable[[AttemptRecord], str | None]
 """Names the failure class of an attempt; None when it is not a failure."""
-
-# Stop reasons of an agent that ended on its own, as in report's failure causes.
-_NORMAL_STOPS = frozenset({"", "done", "script_end", "null", "answer", "gave_up"})
 
 
 def is_scored(record: AttemptRecord) -> bool:
@@ -24,11 +22,12 @@ def is_scored(record: AttemptRecord) -> bool:
 
 
 def failure_class(record: AttemptRecord) -> str | None:
-    """Default failure class: the stop reason when the agent did not finish, else the first
-    failing check. Infra errors are never a class: they are not scored."""
+    """Default failure class: the stop reason when the agent did not finish on its own with
+    a wrong outcome (report's failure causes), else the first failing check. Infra errors are
+    never a class: they are not scored."""
     if record.result != "failed":
         return None
-    if record.stop_reason not in _NORMAL_STOPS:
+    if stop_cause(record.stop_reason) != "wrong_outcome":
         return f"stop:{record.stop_reason}"
     if record.failed_checks:
         return f"check:{record.failed_checks[0]}"

@@ -41,7 +41,13 @@ from proctor.compare._results import (
     TopUp,
     Verdict,
 )
-from proctor.compare._rules import SEED_RULES, Decision, GateRules, is_safety_check
+from proctor.compare._rules import (
+    SAFETY_FLAG_SINCE,
+    SEED_RULES,
+    Decision,
+    GateRules,
+    is_safety_check,
+)
 from proctor.compare._stats import (
     fisher_drop_p,
     holm,
@@ -222,6 +228,26 @@ def _arm_notes(baseline: Side, candidate: Side) -> list[str]:
     return notes
 
 
+def _unflagged_notes(baseline: Side, candidate: Side, gate: Mapping[str, str]) -> list[str]:
+    """Gated attempts recorded before check results carried ``safety``: rule (b) is blind there."""
+    notes: list[str] = []
+    for role, side in (("baseline", baseline), ("candidate", candidate)):
+        old = [
+            r
+            for r in side.records
+            if is_scored(r)
+            and gate.get(r.scenario) == r.scenario_sha256
+            and r.version < SAFETY_FLAG_SINCE
+        ]
+        if old:
+            notes.append(
+                f"the {role} side has {len(old)} gated attempt(s) recorded before check results "
+                f"carried the safety flag (record schema {old[0].version}): rule (b) sees no "
+                "safety check in them; run them again, or regrade the run"
+            )
+    return notes
+
+
 def _non_gate_safety(
     baseline: Side, candidate: Side, gated: Sequence[Gated], is_safety: SafetyTest
 ) -> list[str]:
@@ -277,7 +303,12 @@ def gate_verdict(
             candidate=candidate.label,
         )
     gated, notes = _select(baseline, candidate, gate, rules, is_safety)
-    notes = [canary_note, *notes, *_arm_notes(baseline, candidate)]
+    notes = [
+        canary_note,
+        *notes,
+        *_arm_notes(baseline, candidate),
+        *_unflagged_notes(baseline, candidate, gate),
+    ]
     stats = _stats(gated)
     paired, exact_mean = _paired(stats, rules)
     validity = validity_findings(baseline, candidate)

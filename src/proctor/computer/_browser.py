@@ -14,7 +14,15 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from playwright.async_api import BrowserContext, Download, ElementHandle, Frame, Locator, Page
+from playwright.async_api import (
+    BrowserContext,
+    Download,
+    ElementHandle,
+    Frame,
+    Locator,
+    Page,
+    WebSocketRoute,
+)
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Route as PwRoute
 
@@ -26,7 +34,8 @@ from proctor.computer._recorder import Recorder
 from proctor.computer.observation import Observation, TabInfo
 from proctor.computer.user import UserChannel
 from proctor.errors import ComputerError
-from proctor.records import Step
+from proctor.records import Step, StepStatus, write_bytes_atomic
+from proctor.vocab import Refusal
 
 ACTION_TIMEOUT_MS = 4_000
 NAV_TIMEOUT_MS = 15_000
@@ -34,8 +43,13 @@ DOWNLOAD_TIMEOUT_S = 15.0
 POPUP_TIMEOUT_S = 5.0
 SNAPSHOT_TIMEOUT_MS = 5_000
 
-BlockedHook = Callable[[str, str], None]
-"""Called with (method, url) for every request aborted as off-world."""
+BlockedHook = Callable[[str, str, Refusal], None]
+"""Called with (method, url, kind) for every request or navigation the seal refused."""
+
+WORLD_SCHEMES = ("http", "https")
+OPTIONAL_SCHEMES = ("data", "blob")
+"""Schemes a scenario may allow (``world.browser.allow_schemes``); refused otherwise."""
+HARMLESS_PAGES = ("about:blank", "chrome-error://chromewebdata/")
 
 
 class InfraFault(ComputerError):
@@ -58,11 +72,17 @@ class BrowserOptions:
     viewport: tuple[int, int] = (1280, 800)
     offline: bool = True
     lease: Lease | None = None
+    allow_schemes: tuple[str, ...] = ()
+    """Of OPTIONAL_SCHEMES, those this attempt's pages may use (data:, blob:)."""
+    private: tuple[Path, ...] = ()
+    """Folders no agent may read (the results root, the scenario folders): an external
+    agent's process runs with them hidden (``agents/_jail.py``)."""
 
 
 @dataclass
 class _Pending:
     downloads: list[asyncio.Task[str]] = field(default_factory=list)
+    blanking: list[asyncio.Future[None]] = field(default_factory=list)
     started: asyncio.Event = field(default_factory=asyncio.Event)
     expected: int = 0
     """Downloads the current action is known to start (a click on an ``a[download]`` link)."""
@@ -88,6 +108,12 @@ def _first_line(exc: BaseException) -> str:
     if "strict mode violation" in text:
         first = first.split(" Call log")[0]
     return first[:400]
+
+
+def scheme_of(url: str) -> str:
+    """The URL's scheme, lower case ('' when it has none)."""
+    head, sep, _ = url.partition(":")
+    return head.strip().lower() if sep and re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", head) else ""
 
 
 def offline_pattern(hosts: tuple[str, ...]) -> re.Pattern[str]:
@@ -173,10 +199,17 @@ class BrowserComputer:
         context.set_default_navigation_timeout(NAV_TIMEOUT_MS)
         if opts.offline:
             await context.route(offline_pattern(opts.fixture_hosts), self._block)
+        # No fixture site has a websocket: every one is refused before it connects.
+        await context.route_web_socket(re.compile(r".*"), self._refuse_websocket)
         if opts.deny_origins:
             alts = "|".join(re.escape(o.rstrip("/")) for o in opts.deny_origins)
             await context.route(re.compile(rf"^(?:{alts})(?:[/?#]|$)", re.I), self._refuse)
         await context.add_init_script(js.POPUP_WATCH_JS)
+        if opts.offline and not self.host.sealed:
+            # Without the sealed network nothing in the kernel stops WebRTC's UDP
+            # (STUN, TURN, mDNS), which no route sees: take the API away. The
+            # weakest layer, used only when the machine refuses the namespace.
+            await context.add_init_script(js.NO_WEBRTC_JS)
         context.on("page", self._on_page)
         self.context = context
         self.pages = []
@@ -193,6 +226,7 @@ class BrowserComputer:
         page.on("crash", lambda _p: self._set_crashed("the page crashed"))
         page.on("download", self._on_download)
         page.on("close", lambda p: self._on_close(p))
+        page.on("framenavigated", lambda frame: self._on_navigated(page, frame))
 
     def _on_close(self, page: Page) -> None:
         if page in self.pages:
@@ -217,9 +251,31 @@ class BrowserComputer:
 
     async def _block(self, route: PwRoute) -> None:
         request = route.request
-        self.on_blocked(request.method, request.url)
+        self.on_blocked(request.method, request.url, "offworld")
         with contextlib.suppress(PlaywrightError):
             await route.abort("blockedbyclient")
+
+    async def _refuse_websocket(self, route: WebSocketRoute) -> None:
+        self.on_blocked("GET", route.url, "websocket")
+        with contextlib.suppress(PlaywrightError):
+            await route.close(code=1008, reason="proctor: the world has no websockets")
+
+    def _on_navigated(self, page: Page, frame: Frame) -> None:
+        """A page that reached a refused scheme anyway (script-opened) is logged and blanked."""
+        if frame.parent_frame is not None or self._scheme_allowed(frame.url):
+            return
+        self.on_blocked("GET", frame.url, "scheme")
+        self._pending.blanking.append(asyncio.ensure_future(self._blank(page)))
+
+    async def _blank(self, page: Page) -> None:
+        with contextlib.suppress(PlaywrightError):
+            await page.goto("about:blank")
+
+    def _scheme_allowed(self, url: str) -> bool:
+        if url in HARMLESS_PAGES:
+            return True
+        scheme = scheme_of(url)
+        return scheme in WORLD_SCHEMES or scheme in self.options.allow_schemes
 
     async def _refuse(self, route: PwRoute) -> None:
         self._refusals.append(route.request.url)
@@ -229,6 +285,8 @@ class BrowserComputer:
     async def close(self) -> None:
         for task in self._pending.downloads:
             task.cancel()
+        for future in self._pending.blanking:
+            future.cancel()
         if self.context is not None:
             with contextlib.suppress(PlaywrightError):
                 await self.context.close()
@@ -314,13 +372,14 @@ class BrowserComputer:
             finally:
                 with contextlib.suppress(PlaywrightError):
                     await session.detach()
-            path.write_bytes(base64.b64decode(shot["data"]))
+            write_bytes_atomic(path, base64.b64decode(shot["data"]))
             return True
         except (PlaywrightError, KeyError, ValueError, OSError, AssertionError):
             pass
         try:
-            await page.screenshot(path=str(path), timeout=SNAPSHOT_TIMEOUT_MS)
-        except PlaywrightError:
+            data = await page.screenshot(timeout=SNAPSHOT_TIMEOUT_MS)
+            write_bytes_atomic(path, data)
+        except (PlaywrightError, OSError):
             return False
         return True
 
@@ -342,7 +401,7 @@ class BrowserComputer:
         t0 = time.perf_counter()
         facts: dict[str, Any] = {}
         data: Any = None
-        status = "ok"
+        status: StepStatus = "ok"
         error: str | None = None
         watch_popups = action.op not in ("tabs", "restart", "done", *a.USER_OPS)
         if watch_popups:
@@ -459,6 +518,32 @@ class BrowserComputer:
         with contextlib.suppress(PlaywrightError):
             await self.page.wait_for_load_state("domcontentloaded", timeout=NAV_TIMEOUT_MS)
 
+    def _check_url(self, url: str) -> None:
+        """Refuse (and log) a URL outside the world before anything is loaded.
+
+        Only http(s) URLs (of the world's hosts, when offline), ``about:blank``, and
+        the optional schemes a scenario allows may be opened: never ``javascript:``
+        (script run without a recorded input), ``file:`` (the disk, where the answer
+        key lives), ``chrome:``, ``view-source:`` or any other.
+        """
+        scheme = scheme_of(url)
+        if url.strip() == "about:blank" or scheme in self.options.allow_schemes:
+            return
+        if scheme not in WORLD_SCHEMES:
+            self.on_blocked("GET", url, "scheme")
+            shown = f"{scheme}:" if scheme else "a URL without a scheme"
+            raise _Refused(
+                f"{shown} URLs are refused: navigate opens only the task's http(s) pages"
+                + (
+                    " (javascript: would run script without a recorded input)"
+                    if scheme == "javascript"
+                    else ""
+                )
+            )
+        if self.options.offline and offline_pattern(self.options.fixture_hosts).match(url):
+            self.on_blocked("GET", url, "offworld")
+            raise _Refused(f"{_origin(url)} is outside this task's world; refused")
+
     def _denied(self, url: str) -> bool:
         origin = _origin(url)
         return any(origin == o.rstrip("/").lower() for o in self.options.deny_origins)
@@ -479,6 +564,7 @@ class BrowserComputer:
         return result
 
     async def _do_navigate(self, action: a.Navigate, facts: dict[str, Any]) -> tuple[str, Any]:
+        self._check_url(action.url)
         if self._denied(action.url):
             raise _Refused(f"navigation to {_origin(action.url)} is denied for this task; refused")
         response = await self.page.goto(action.url, wait_until="load")
@@ -655,10 +741,7 @@ class BrowserComputer:
     async def _do_upload(self, action: a.Upload, facts: dict[str, Any]) -> tuple[str, Any]:
         target = action.target()
         assert target is not None
-        paths = [Path(f) for f in action.files]
-        missing = [str(p) for p in paths if not p.is_file()]
-        if missing:
-            raise ValueError(f"no such file: {', '.join(missing)}")
+        paths = [self._scratch_file(f) for f in action.files]
         await self._locator(target).set_input_files(paths)
         facts["files"] = [p.name for p in paths]
         return f"attached {', '.join(p.name for p in paths)}", None
@@ -732,6 +815,17 @@ class BrowserComputer:
     ) -> tuple[str, Any]:
         reply = await self._user().request_approval(action, step=self.recorder.next_index())
         return reply.text, reply.data
+
+    def _scratch_file(self, name: str) -> Path:
+        """A file to upload: it must resolve (symlinks too) to a file inside the scratch folder."""
+        scratch = self.options.scratch.resolve()
+        given = Path(name)
+        path = (given if given.is_absolute() else scratch / given).resolve()
+        if not path.is_relative_to(scratch):
+            raise _Refused(f"upload {name!r} refused: only files in the task's folder ({scratch})")
+        if not path.is_file():
+            raise ValueError(f"no such file: {name}")
+        return path
 
     def _user(self) -> UserChannel:
         if self.user is None:

@@ -30,6 +30,7 @@ from proctor.scenario._checks import (
     StopReason,
     Submitted,
     TabCount,
+    check_safety,
 )
 
 
@@ -306,6 +307,7 @@ def grade_one(check: BaseModel, state: EndState) -> CheckResult:
     """Evaluate one check (composites recursively) over the end state."""
     kind = check_kind(check)
     name = check_name(check)
+    safety = check_safety(check)
     if isinstance(check, AllCheck | AnyCheck):
         children_specs: Sequence[BaseModel] = (
             check.all if isinstance(check, AllCheck) else check.any
@@ -320,6 +322,7 @@ def grade_one(check: BaseModel, state: EndState) -> CheckResult:
             expected=f"{kind} of {len(children)}",
             actual=f"{len(children) - len(failed)} passed",
             detail=f"failed: {', '.join(failed)}" if failed and not passed else "",
+            safety=safety,
             children=children,
         )
     evaluator = EVALUATORS.get(kind)
@@ -330,7 +333,13 @@ def grade_one(check: BaseModel, state: EndState) -> CheckResult:
     except re.error as exc:
         raise GradingError(f"check {name}: invalid regular expression: {exc}") from exc
     return CheckResult(
-        name=name, kind=kind, passed=passed, expected=expected, actual=actual, detail=detail
+        name=name,
+        kind=kind,
+        passed=passed,
+        expected=expected,
+        actual=actual,
+        detail=detail,
+        safety=safety,
     )
 
 

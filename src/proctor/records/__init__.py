@@ -2,13 +2,17 @@
 
 from proctor.records._atomic import (
     append_jsonl,
+    make_dirs,
+    storage_error,
     write_bytes_atomic,
     write_jsonl_atomic,
     write_model_atomic,
     write_text_atomic,
 )
+from proctor.records._label import LABEL_RULE, check_label, is_label
 from proctor.records._models import (
     SCHEMA_VERSION,
+    AnswerSource,
     AttemptRecord,
     AttemptResult,
     Bar,
@@ -36,9 +40,12 @@ from proctor.records._models import (
     UserQuestion,
     WebRequest,
 )
+from proctor.records._redact import Redactor, is_secret, redact_secrets
 
 __all__ = [
+    "LABEL_RULE",
     "SCHEMA_VERSION",
+    "AnswerSource",
     "AttemptRecord",
     "AttemptResult",
     "Bar",
@@ -53,6 +60,7 @@ __all__ = [
     "MetricRow",
     "PlannerCall",
     "PlannerStatus",
+    "Redactor",
     "RunInfo",
     "RunStep",
     "RunSummary",
@@ -66,6 +74,12 @@ __all__ = [
     "UserQuestion",
     "WebRequest",
     "append_jsonl",
+    "check_label",
+    "is_label",
+    "is_secret",
+    "make_dirs",
+    "redact_secrets",
+    "storage_error",
     "write_bytes_atomic",
     "write_jsonl_atomic",
     "write_model_atomic",

@@ -8,15 +8,32 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-SCHEMA_VERSION = 1
+from proctor.vocab import (
+    Category,
+    CauseKind,
+    Crossing,
+    Evidence,
+    FaultKind,
+    Refusal,
+    StopReason,
+    Tier,
+    is_stop_reason,
+)
+
+SCHEMA_VERSION = 2
+"""2: check results carry ``safety``; stop reasons, fault kinds, crossings, tiers and
+categories are closed vocabularies (``proctor.vocab``). Version 1 records still load."""
 
 StepStatus = Literal["ok", "error", "refused"]
 """ok: the action ran; error: it failed; refused: the harness would not run it."""
 
 AttemptResult = Literal["passed", "failed", "error", "skipped"]
 """passed/failed: graded; error: infra fault after retries, never scored; skipped: not run."""
+
+AnswerSource = Literal["answer", "vault", "persona", "unknown"]
+"""Who answered a question of the agent's: a scripted answer, the vault, the persona, nobody."""
 
 
 class _Record(BaseModel):
@@ -41,8 +58,15 @@ class WebRequest(_Record):
     cookies: list[str] = Field(default_factory=list, description="Names of cookies sent.")
     status: int = Field(description="Response status; 0 when the request was blocked.")
     blocked: bool = Field(default=False, description="Aborted before leaving the browser.")
+    refused: Refusal | None = Field(
+        default=None,
+        description="Why the seal refused it: offworld (a host outside the world), scheme "
+        "(file:, javascript:, data:, ...), websocket, host_lane (the world reached from "
+        "outside the attempt's browser), body (a body that could not be read in time).",
+    )
+    url: str | None = Field(default=None, description="The refused URL, for refusals.")
     fault: str | None = Field(default=None, description="Server-side exception, if any.")
-    crossing: str | None = Field(
+    crossing: Crossing | None = Field(
         default=None,
         description="Kind of sensitive control activated: payment, signin, destructive.",
     )
@@ -76,6 +100,11 @@ class CheckResult(_Record):
     expected: Any = None
     actual: Any = None
     detail: str = ""
+    safety: bool = Field(
+        default=False,
+        description="The scenario marks it a coded safety check (`safety: true`): the gate's "
+        "rule (b) reads this flag.",
+    )
     children: list[CheckResult] = Field(default_factory=list, description="For all/any.")
 
 
@@ -122,7 +151,7 @@ class UserQuestion(_Record):
     matched: str | None = Field(
         default=None, description="The answer or vault key that answered it; None when none did."
     )
-    source: Literal["answer", "vault", "persona", "unknown"] = Field(
+    source: AnswerSource = Field(
         description="answer or vault: scripted; persona: the persona model; unknown: "
         'the fixed "I don\'t know."'
     )
@@ -174,7 +203,9 @@ class EndState(_Record):
     page_text: str = Field(default="", description="Visible text of the observed page.")
     tabs: list[Tab] = Field(default_factory=list)
     answer: str | None = None
-    stop_reason: str = ""
+    stop_reason: StopReason | None = Field(
+        default=None, description="How the run ended; None when nothing ran."
+    )
     steps: list[Step] = Field(default_factory=list)
     files: dict[str, FileFact] = Field(
         default_factory=dict, description="Scratch files by path relative to the scratch folder."
@@ -203,7 +234,7 @@ class InfraFault(_Record):
     """An infrastructure failure that was retried and never scored."""
 
     try_number: int
-    kind: str = Field(description="browser, fixture, provider, setup or harness.")
+    kind: FaultKind = Field(description="browser, fixture, setup or provider.")
     message: str
 
 
@@ -243,7 +274,9 @@ class JudgeVerdict(_Record):
     verdict: Literal["pass", "fail", "error"]
     reason: str = ""
     model: str = Field(description="The judge's model id.")
-    evidence: list[str] = Field(default_factory=list, description="Evidence kinds it was shown.")
+    evidence: list[Evidence] = Field(
+        default_factory=list, description="Evidence kinds it was shown."
+    )
 
 
 class AttemptRecord(_Record):
@@ -253,8 +286,8 @@ class AttemptRecord(_Record):
     id: str = Field(description="<scenario>/<arm>-<n>")
     scenario: str
     scenario_sha256: str = Field(description="Hash of the scenario file as run.")
-    tier: str
-    category: str
+    tier: Tier
+    category: Category
     arm: str
     agent: str = Field(description="Agent kind: scripted, null, decoy:<name>, command.")
     model: str | None = Field(default=None, description="Planner model id; None without one.")
@@ -263,7 +296,7 @@ class AttemptRecord(_Record):
     )
     repeat: int
     result: AttemptResult
-    stop_reason: str
+    stop_reason: StopReason = Field(description="How it ended: a word of proctor.vocab.StopReason.")
     stop_detail: str | None = Field(default=None, description="Why it stopped, in a sentence.")
     needs_review: bool = Field(
         default=False, description="Stopped at a boundary (gate, sensitive control) for a person."
@@ -292,13 +325,44 @@ class AttemptRecord(_Record):
     error: str | None = None
     end_state: EndState = Field(default_factory=EndState)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _version_1_stop_reasons(cls, data: Any) -> Any:
+        """Read a version 1 record's stop reasons into today's vocabulary.
+
+        Version 1 wrote free strings: the end state's ``""`` (nothing ran) is None,
+        and a word outside the vocabulary is ``unknown``, the word itself kept in
+        ``stop_detail``. A newer record is read strictly.
+        """
+        if not isinstance(data, dict):
+            return data
+        version = data.get("version")
+        if not isinstance(version, int) or version >= SCHEMA_VERSION:
+            return data
+        data = dict(data)
+        reason = data.get("stop_reason")
+        if isinstance(reason, str) and not is_stop_reason(reason):
+            note = f"stored stop reason {reason!r} is not in this version's vocabulary"
+            detail = data.get("stop_detail")
+            data["stop_reason"] = "unknown"
+            data["stop_detail"] = f"{note}; {detail}" if detail else note
+        end = data.get("end_state")
+        if isinstance(end, dict) and isinstance(end.get("stop_reason"), str):
+            stored = end["stop_reason"]
+            known = is_stop_reason(stored)
+            data["end_state"] = {
+                **end,
+                "stop_reason": stored if known else "unknown" if stored else None,
+            }
+        return data
+
 
 class ScenarioRow(_Record):
     """The run's verdict on one scenario across its repeats, for one arm x model x mode."""
 
     scenario: str
-    tier: str
-    category: str
+    tier: Tier
+    category: Category
     arm: str
     model: str | None = None
     mode: str | None = None
@@ -391,12 +455,13 @@ class CauseAttempt(_Record):
 class CauseGroup(_Record):
     """Failed attempts sharing one cause."""
 
-    cause: str = Field(
-        description="setup, infra, timeout, tool_limit, planner_error, no_actions, guard, "
-        "wrong_outcome."
-    )
+    cause: CauseKind = Field(description="A word of proctor.vocab.CauseKind, e.g. guard.")
     label: str = Field(description="Human name, e.g. 'guard stop: no_progress'.")
-    guard: str | None = Field(default=None, description="The guard's stop reason, for guard.")
+    guard: StopReason | None = Field(
+        default=None,
+        description="The stop reason that splits the cause into groups: for guard, boundary "
+        "and no_done.",
+    )
     counted: bool = Field(description="False for infra: shown apart, never counted.")
     attempts: list[CauseAttempt] = Field(default_factory=list)
 
@@ -435,3 +500,9 @@ class RunInfo(_Record):
     git_commit: str | None
     git_dirty: bool | None
     machine: dict[str, Any]
+    seal: dict[str, str] | None = Field(
+        default=None,
+        description="How offline attempts were sealed: level (sealed: Chromium in a private "
+        "network namespace; partial: driver-side locks only; online) and detail. Set once "
+        "the worker started.",
+    )

@@ -4,7 +4,14 @@
 attempt records, so a run can be re-reported at any time.
 """
 
-from proctor.report._causes import Cause, cause_of, diagnose_lines, failure_causes
+from proctor.report._causes import (
+    Cause,
+    cause_label,
+    cause_of,
+    diagnose_lines,
+    failure_causes,
+    stop_cause,
+)
 from proctor.report._compare import Comparison, compare
 from proctor.report._determinism import determinism, divergence, signature
 from proctor.report._html import render_html
@@ -51,6 +58,7 @@ __all__ = [
     "RunListing",
     "StoredRun",
     "Targets",
+    "cause_label",
     "cause_of",
     "compare",
     "counts_line",
@@ -80,6 +88,7 @@ __all__ = [
     "render_html",
     "render_markdown",
     "signature",
+    "stop_cause",
     "summarize",
     "total_tokens",
     "wilson",

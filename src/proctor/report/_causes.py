@@ -3,47 +3,83 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, assert_never
 
 from proctor.records import AttemptRecord, CauseAttempt, CauseGroup, CheckResult
+from proctor.vocab import CAUSE_KINDS, CauseKind, StopReason
 
-FINISHED = frozenset({"", "done", "script_end", "null", "answer", "gave_up"})
-"""Stop reasons of an agent that ended on its own; any other unknown reason is a guard's."""
-TIMEOUT = frozenset({"timeout", "wall_limit"})
-TOOL_LIMIT = frozenset({"tool_limit", "step_limit"})
-PLANNER_ERROR = frozenset({"planner_error", "agent_error"})
-SETUP = frozenset({"setup", "setup_error"})
 NO_ACTION_OPS = frozenset({"done"})
 
-ORDER = (
-    "setup",
-    "timeout",
-    "tool_limit",
-    "planner_error",
-    "guard",
-    "no_actions",
-    "wrong_outcome",
-    "infra",
-)
-LABELS = {
+LABELS: Mapping[CauseKind, str] = {
     "setup": "setup",
-    "infra": "infra (retried, not counted)",
     "timeout": "timeout",
     "tool_limit": "tool limit",
     "planner_error": "planner error",
-    "no_actions": "no computer actions",
+    "agent_error": "agent error",
+    "step_failed": "scripted step failed",
     "guard": "guard stop",
+    "boundary": "boundary stop",
+    "no_done": "ended without done",
+    "no_actions": "no computer actions",
     "wrong_outcome": "wrong outcome",
+    "unknown": "unknown stop reason",
+    "infra": "infra (retried, not counted)",
 }
+"""How each cause is shown; the groups are shown in ``CAUSE_KINDS`` order."""
+
+SPLIT_BY_REASON: frozenset[CauseKind] = frozenset({"guard", "boundary", "no_done"})
+"""Causes that group their attempts by stop reason, e.g. 'guard stop: no_progress'."""
+
+
+def stop_cause(reason: StopReason) -> CauseKind | None:
+    """The cause a failed attempt's stop reason points to; None for a reason no failure has.
+
+    Exhaustive over the vocabulary: a new stop reason fails mypy here until it is
+    classified. ``wrong_outcome`` means the agent finished on its own, so the
+    checks say why (or ``no_actions`` when it did nothing).
+    """
+    match reason:
+        case "done" | "script_end" | "null":
+            return "wrong_outcome"
+        case "gave_up" | "exited":
+            return "no_done"
+        case "step_failed":
+            return "step_failed"
+        case "timeout":
+            return "timeout"
+        case "tool_limit" | "step_limit":
+            return "tool_limit"
+        case "step_budget" | "repeated_action" | "scroll_oscillation" | "no_progress":
+            return "guard"
+        case "verification_gate" | "untrusted_content" | "owner_required" | "lease_revoked":
+            return "boundary"
+        case "planner_error":
+            return "planner_error"
+        case "agent_error":
+            return "agent_error"
+        case "infra":
+            return "infra"
+        case "unknown":
+            return "unknown"
+        case "skipped":
+            return None  # never run, never scored
+        case _:
+            assert_never(reason)
 
 
 class Cause(NamedTuple):
     """Why one attempt failed."""
 
-    cause: str
-    guard: str | None
+    cause: CauseKind
+    guard: StopReason | None
+    """The stop reason, for the causes split by it (``SPLIT_BY_REASON``)."""
     detail: str
+
+
+def cause_label(cause: CauseKind, guard: StopReason | None = None) -> str:
+    """The cause as shown, e.g. 'guard stop: no_progress'."""
+    return LABELS[cause] + (f": {guard}" if guard else "")
 
 
 def attempt_path(record: AttemptRecord) -> str:
@@ -90,29 +126,49 @@ def _wrong_outcome(record: AttemptRecord) -> str:
     return "; ".join(parts)
 
 
+def _no_done(record: AttemptRecord) -> str:
+    said = record.stop_detail or f"stopped by {record.stop_reason}"
+    if not any(s.op not in NO_ACTION_OPS for s in record.steps):
+        return f"{said}; no action taken"
+    return f"{said}; {_wrong_outcome(record)}"
+
+
+def _step_failed(record: AttemptRecord) -> str:
+    """The scripted agent's own sentence (which step of the script, and its error)."""
+    return record.stop_detail or last_tool_error(record) or record.error or "a scripted step failed"
+
+
 def cause_of(record: AttemptRecord) -> Cause | None:
     """The cause of a failed or errored attempt; None for a passed or skipped one."""
-    reason = record.stop_reason
     if record.result == "error":
         kinds = {f.kind for f in record.infra_faults}
-        if reason in SETUP or (kinds and kinds <= {"setup"}):
+        if kinds and kinds <= {"setup"}:
             return Cause("setup", None, record.error or "set-up failed")
         return Cause("infra", None, record.error or "infra fault")
     if record.result != "failed":
         return None
-    if reason in SETUP:
-        return Cause("setup", None, record.error or "set-up failed")
-    if reason in TIMEOUT:
-        return Cause("timeout", None, record.error or reason)
-    if reason in TOOL_LIMIT:
-        return Cause("tool_limit", None, record.error or reason)
-    if reason in PLANNER_ERROR:
-        return Cause("planner_error", None, record.error or reason)
-    if reason not in FINISHED:
-        return Cause("guard", reason, record.error or f"stopped by {reason}")
-    if not any(s.op not in NO_ACTION_OPS for s in record.steps):
-        return Cause("no_actions", None, f"stop reason {reason or 'none'}, no action taken")
-    return Cause("wrong_outcome", None, _wrong_outcome(record))
+    reason = record.stop_reason
+    cause = stop_cause(reason)
+    split = reason if cause in SPLIT_BY_REASON else None
+    match cause:
+        case "wrong_outcome":
+            if not any(s.op not in NO_ACTION_OPS for s in record.steps):
+                return Cause("no_actions", None, f"stop reason {reason}, no action taken")
+            return Cause("wrong_outcome", None, _wrong_outcome(record))
+        case "no_done":
+            return Cause("no_done", split, _no_done(record))
+        case "step_failed":
+            return Cause("step_failed", None, _step_failed(record))
+        case "guard" | "boundary":
+            detail = record.error or record.stop_detail or f"stopped by {reason}"
+            return Cause(cause, split, detail)
+        case "unknown":
+            return Cause("unknown", None, record.stop_detail or "stop reason unknown")
+        case "infra" | None:
+            # Only records with no run carry these; a failed one is damaged: say so, do not guess.
+            return Cause("unknown", None, f"a failed attempt with stop reason {reason}")
+        case _:
+            return Cause(cause, None, record.error or record.stop_detail or reason)
 
 
 def failure_causes(records: Sequence[AttemptRecord]) -> list[CauseGroup]:
@@ -121,7 +177,7 @@ def failure_causes(records: Sequence[AttemptRecord]) -> list[CauseGroup]:
     Infra faults are shown apart and never counted: attempts lost to them, and
     scored attempts that needed a retry.
     """
-    groups: dict[tuple[str, str | None], list[CauseAttempt]] = {}
+    groups: dict[tuple[CauseKind, StopReason | None], list[CauseAttempt]] = {}
     for record in records:
         found = cause_of(record)
         if found is not None:
@@ -141,12 +197,15 @@ def failure_causes(records: Sequence[AttemptRecord]) -> list[CauseGroup]:
             )
     out = []
     for (cause, guard), attempts in sorted(
-        groups.items(), key=lambda kv: (ORDER.index(kv[0][0]), kv[0][1] or "")
+        groups.items(), key=lambda kv: (CAUSE_KINDS.index(kv[0][0]), kv[0][1] or "")
     ):
-        label = LABELS[cause] + (f": {guard}" if guard else "")
         out.append(
             CauseGroup(
-                cause=cause, label=label, guard=guard, counted=cause != "infra", attempts=attempts
+                cause=cause,
+                label=cause_label(cause, guard),
+                guard=guard,
+                counted=cause != "infra",
+                attempts=attempts,
             )
         )
     return out

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from proctor.records import AttemptRecord, CheckResult, RunSummary
 from proctor.report import _format as f
-from proctor.report._causes import cause_of
+from proctor.report._causes import cause_label, cause_of
 from proctor.report._markdown import counts_line, k_range
 from proctor.report._plots import cost_vs_success, success_by_arm, time_distributions
 
@@ -81,7 +81,7 @@ def attempt_views(records: Sequence[AttemptRecord], run_dir: Path) -> list[Attem
         found = cause_of(record)
         cause = ""
         if found is not None:
-            cause = found.cause.replace("_", " ") + (f": {found.guard}" if found.guard else "")
+            cause = cause_label(found.cause, found.guard)
         folder = run_dir / "attempts" / record.id
         shots = {name: uri for name in SHOTS if (uri := screenshot(folder, name)) is not None}
         views.append(AttemptView(record, anchor(record.id), cause, flatten(record.checks), shots))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from proctor._text import safe
 from proctor.records import AttemptRecord, RunSummary
 from proctor.report import _format as f
 
@@ -16,7 +17,7 @@ def counts_line(summary: RunSummary) -> str:
 
 
 def _cell(value: object) -> str:
-    return str(value).replace("|", "\\|").replace("\n", " ")
+    return safe(str(value).replace("\n", " ")).replace("|", "\\|")
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
@@ -139,7 +140,7 @@ def causes_section(summary: RunSummary) -> list[str]:
     lines += [*table(["cause", "attempts", "counted"], rows), ""]
     for group in summary.causes:
         lines.append(f"### {group.label} ({len(group.attempts)})")
-        lines += [f"- `{a.path}`: {a.detail}" for a in group.attempts]
+        lines += [f"- `{safe(a.path)}`: {safe(a.detail)}" for a in group.attempts]
         lines.append("")
     return lines
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from proctor.errors import GradingError, RunError
 from proctor.grading import grade
-from proctor.records import AttemptRecord, write_model_atomic
+from proctor.records import SCHEMA_VERSION, AttemptRecord, write_model_atomic
 from proctor.report._load import StoredRun
 from proctor.scenario import LoadedScenario, Scenario, resolve
 
@@ -39,7 +39,11 @@ class Regraded:
 def regrade_record(
     record: AttemptRecord, loaded: LoadedScenario, fallback: Fallback | None = None
 ) -> AttemptRecord:
-    """The record graded by the scenario's current checks; unscored records stay as they are."""
+    """The record graded by the scenario's current checks; unscored records stay as they are.
+
+    A regraded record is of this schema version: its checks carry today's fields
+    (e.g. ``safety``), whatever version the stored record was.
+    """
     if record.result not in ("passed", "failed"):
         return record
     values = dict(fallback(record, loaded.scenario)) if fallback else {}
@@ -52,6 +56,7 @@ def regrade_record(
             "failed_checks": [c.name for c in checks if not c.passed],
             "result": "passed" if all(c.passed for c in checks) else "failed",
             "scenario_sha256": loaded.sha256,
+            "version": SCHEMA_VERSION,
         }
     )
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from proctor._text import markup, safe
 from proctor.records import CauseGroup, RunSummary
 from proctor.report import _format as f
 from proctor.report._causes import diagnose_lines
@@ -19,7 +19,7 @@ STYLE = {"passed": "green", "failed": "red", "error": "yellow", "skipped": "dim"
 def print_table(summary: RunSummary, console: Console) -> None:
     """scenario · tier · category · result · time, then the counts line."""
     arms = {f.row_name(row) for row in summary.rows}
-    table = Table(title=f"proctor run {summary.label}", title_justify="left")
+    table = Table(title=f"proctor run {markup(summary.label)}", title_justify="left")
     table.add_column("scenario")
     table.add_column("tier")
     table.add_column("category")
@@ -32,9 +32,9 @@ def print_table(summary: RunSummary, console: Console) -> None:
         if row.attempts > 1:
             result += f" {row.passes}/{row.attempts}"
         time = f"{row.median_seconds:.1f}s" if row.median_seconds is not None else "-"
-        cells = [row.scenario, row.tier, row.category]
+        cells = [markup(row.scenario), row.tier, row.category]
         if len(arms) > 1:
-            cells.append(escape(f.row_name(row)))
+            cells.append(markup(f.row_name(row)))
         cells += [f"[{STYLE.get(row.result, '')}]{result}[/]", time]
         table.add_row(*cells)
     console.print(table)
@@ -52,7 +52,7 @@ def print_metrics(summary: RunSummary, console: Console) -> None:
     for bar in summary.metrics[0].bars:
         table.add_column(f.bar_title(bar), justify="right")
     for m in summary.metrics:
-        cells = [escape(f.row_name(m)), str(m.attempts), f.interval_short(m)]
+        cells = [markup(f.row_name(m)), str(m.attempts), f.interval_short(m)]
         cells += [f"[{'green' if b.met else 'red'}]{f.bar_cell(b)}[/]" for b in m.bars]
         table.add_row(*cells)
     console.print(table)
@@ -61,4 +61,4 @@ def print_metrics(summary: RunSummary, console: Console) -> None:
 def print_diagnose(causes: Sequence[CauseGroup], run_dir: str, console: Console) -> None:
     """Failure causes with counts and attempt paths (what `proctor diagnose` prints)."""
     for line in diagnose_lines(causes, run_dir):
-        console.print(escape(line), highlight=False, soft_wrap=True)
+        console.print(safe(line), markup=False, highlight=False, soft_wrap=True)

@@ -7,17 +7,19 @@ from proctor.runner._run import (
     config_of,
     execute,
     new_run_dir,
+    note_seal,
     run_info,
     write_run_info,
 )
 from proctor.runner._verify import Verdict, judge, verify, verify_in, verify_items
-from proctor.runner._worker import RunOptions, Worker
+from proctor.runner._worker import RunOptions, SealState, Worker
 
 __all__ = [
     "Arm",
     "PlanItem",
     "RunOptions",
     "RunResult",
+    "SealState",
     "Verdict",
     "Worker",
     "attempt_folder",
@@ -26,6 +28,7 @@ __all__ = [
     "judge",
     "make_plan",
     "new_run_dir",
+    "note_seal",
     "parse_arm",
     "run_attempt",
     "run_info",

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from proctor.agents import Outcome
 from proctor.agents.llm import Account, arm_mode, arm_model
@@ -32,6 +33,7 @@ from proctor.records import (
     EndState,
     Tab,
     append_jsonl,
+    make_dirs,
     write_jsonl_atomic,
     write_model_atomic,
 )
@@ -40,7 +42,8 @@ from proctor.records import (
 )
 from proctor.runner._plan import PlanItem
 from proctor.runner._worker import Worker
-from proctor.scenario import Scenario, resolve
+from proctor.scenario import SUITE_ROOT, Scenario, resolve
+from proctor.vocab import FaultKind, Refusal, is_limit_reason
 from proctor.world import (
     ATTEMPT_HEADER,
     DOMAIN,
@@ -68,6 +71,12 @@ class _Try:
 def attempt_folder(run_dir: Path, item: PlanItem) -> Path:
     """results/<label>/attempts/<scenario>/<arm>-<n>/"""
     return run_dir / "attempts" / item.scenario.scenario.id / f"{item.arm.name}-{item.repeat}"
+
+
+def private_folders(worker: Worker, item: PlanItem) -> tuple[Path, ...]:
+    """What no agent may read: the results root (this run, its control token, earlier
+    runs) and the folders of the shipped suite and of this scenario file."""
+    return (worker.run_dir.parent, SUITE_ROOT, item.scenario.path.parent)
 
 
 def placeholder_values(worker: Worker, scratch: Path, sites: list[str]) -> dict[str, str]:
@@ -173,7 +182,7 @@ async def _try_in(worker: Worker, item: PlanItem, folder: Path, tag: str, scratc
     recorder.event("attempt", id=item.attempt_id, try_number=try_number, agent=agent.kind)
     computer: BrowserComputer | None = None
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_dirs(folder)
         browser = scenario.world.browser
         options = BrowserOptions(
             attempt=tag,
@@ -184,11 +193,11 @@ async def _try_in(worker: Worker, item: PlanItem, folder: Path, tag: str, scratc
             viewport=(browser.viewport.width, browser.viewport.height),
             offline=worker.options.offline,
             lease=lease,
+            private=private_folders(worker, item),
+            allow_schemes=tuple(browser.allow_schemes),
         )
 
-        def on_blocked(method: str, url: str) -> None:
-            from urllib.parse import urlsplit
-
+        def on_blocked(method: str, url: str, kind: Refusal) -> None:
             parts = urlsplit(url)
             worker.server.log.append(
                 attempt=tag,
@@ -197,8 +206,10 @@ async def _try_in(worker: Worker, item: PlanItem, folder: Path, tag: str, scratc
                 path=parts.path or "/",
                 status=0,
                 blocked=True,
+                refused=kind,
+                url=url,
             )
-            recorder.event("blocked", method=method, url=url)
+            recorder.event("blocked", method=method, url=url[:2048], refused=kind)
 
         computer = await BrowserComputer.open(
             worker.host, options, recorder, on_blocked, start=browser.start, user=user
@@ -348,7 +359,7 @@ def skipped_record(
     return record
 
 
-def _fault_kind(exc: Exception) -> str:
+def _fault_kind(exc: Exception) -> FaultKind:
     """How an infra fault is recorded: provider, setup, fixture or browser."""
     if isinstance(exc, ProviderFault):
         return "provider"
@@ -385,6 +396,10 @@ async def _drive(
         )
         return outcome, None
     except LimitReached as exc:
+        if not is_limit_reason(exc.reason):  # LimitReached.reason is typed str
+            raise RunError(
+                f"a limit stopped the agent with an unknown reason {exc.reason!r}"
+            ) from exc
         return Outcome(stop_reason=exc.reason, answer=computer.answer), str(exc)
     except TimeoutError:
         return (

@@ -10,6 +10,7 @@ from proctor.agents.llm import is_model_spec, model_factory, model_skip
 from proctor.agents.loop import ReferenceLoop, ScriptedPolicy
 from proctor.computer.actions import Action
 from proctor.errors import RunError
+from proctor.records import LABEL_RULE, is_label
 from proctor.scenario import LoadedScenario, Scenario
 
 AgentFactory = Callable[[Scenario], Agent]
@@ -27,18 +28,20 @@ class Arm:
     """Why the arm cannot run here (e.g. no API key): its attempts are recorded as skipped."""
 
 
-def replay(scenario: Scenario, steps: Sequence[Action], label: str) -> Agent:
+def replay(
+    scenario: Scenario, steps: Sequence[Action], label: str, expect_error: Sequence[int] = ()
+) -> Agent:
     """An agent replaying fixed steps the way the scenario's ``driver`` says."""
     if scenario.driver == "loop":
         return ReferenceLoop(ScriptedPolicy(list(steps)), label=f"loop:{label}")
-    return ScriptedAgent(steps, label=label)
+    return ScriptedAgent(steps, label=label, expect_error=frozenset(expect_error))
 
 
 def _decoy_factory(decoy: str) -> AgentFactory:
     def build(scenario: Scenario) -> Agent:
         for d in scenario.decoys:
             if d.name == decoy:
-                return replay(scenario, d.steps, f"decoy:{decoy}")
+                return replay(scenario, d.steps, f"decoy:{decoy}", d.expect_error)
         names = ", ".join(d.name for d in scenario.decoys)
         raise RunError(f"scenario {scenario.id} has no decoy {decoy!r}; its decoys: {names}")
 
@@ -95,6 +98,8 @@ def parse_arm(text: str) -> Arm:
     name = (name or default).strip()
     if not name or any(c in name for c in "/\\ "):
         raise RunError(f"--arm {text!r}: an arm name needs letters and no slashes or spaces")
+    if not is_label(name):  # it names attempt folders (<arm>-<n>) and LABEL/ARM gate sides
+        raise RunError(f"--arm {text!r}: arm name {name!r} is not valid: use {LABEL_RULE}")
     return Arm(name=name, spec=spec, factory=factory, skip=model_skip(name, spec))
 
 

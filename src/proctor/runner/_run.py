@@ -17,11 +17,11 @@ from typing import Any
 from pydantic import ValidationError
 
 import proctor
-from proctor.errors import RunError
-from proctor.records import AttemptRecord, RunInfo, write_model_atomic
+from proctor.errors import RunError, StorageError
+from proctor.records import AttemptRecord, RunInfo, check_label, make_dirs, write_model_atomic
 from proctor.runner._attempt import attempt_folder, run_attempt, skipped_record
 from proctor.runner._plan import PlanItem
-from proctor.runner._worker import RunOptions, Worker
+from proctor.runner._worker import RunOptions, SealState, Worker
 
 ProgressHook = Callable[[PlanItem, AttemptRecord | None], None]
 """Called before (record None) and after each attempt."""
@@ -35,20 +35,23 @@ def new_run_dir(results: Path, label: str | None, *, resume: bool = False) -> tu
     """The run folder for ``label``; a label is never overwritten unless resumed.
 
     Raises:
-        RunError: when the label exists and ``resume`` is false, or it is malformed.
+        RunError: when the label exists and ``resume`` is false, or it breaks ``LABEL_RULE``.
+        StorageError: when the results folder is a file or cannot be written.
     """
-    label = label or default_label()
-    if not label or any(c in label for c in "/\\") or label.startswith("."):
-        raise RunError(f"--label {label!r}: use letters, digits, '-', '_' and no slashes")
+    label = check_label(label or default_label())
+    if results.exists() and not results.is_dir():
+        raise StorageError(
+            f"--results {results} is a file, not a folder; move it or pass --results another folder"
+        )
     run_dir = results / label
     if run_dir.exists() and not resume:
         raise RunError(
             f"results/{label} already exists and a label is never overwritten; "
             "choose another --label, or --resume it"
         )
-    if resume and not run_dir.exists():
+    if resume and not run_dir.is_dir():
         raise RunError(f"--resume {label}: there is no results/{label} to resume")
-    run_dir.mkdir(parents=True, exist_ok=True)
+    make_dirs(run_dir)
     return label, run_dir
 
 
@@ -142,6 +145,7 @@ async def execute(
             todo.append(item)
     if todo:
         async with Worker(run_dir, options) as worker:
+            note_seal(run_dir, worker.seal)
             for item in todo:
                 if progress:
                     progress(item, None)
@@ -155,6 +159,17 @@ async def execute(
     order = {item.attempt_id: i for i, item in enumerate(plan)}
     records.sort(key=lambda r: order.get(r.id, 0))
     return RunResult(label, run_dir, records, started, time.time())
+
+
+def note_seal(run_dir: Path, seal: SealState) -> None:
+    """Add the worker's seal to run.json (written before the worker started)."""
+    path = run_dir / "run.json"
+    try:
+        info = RunInfo.model_validate_json(path.read_bytes())
+    except (OSError, ValidationError):
+        return  # no run.json (a programmatic run): nothing to annotate
+    seal_facts = {"level": seal.level, "detail": seal.detail}
+    write_model_atomic(path, info.model_copy(update={"seal": seal_facts}))
 
 
 def write_run_info(run_dir: Path, info: RunInfo) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
-from proctor.records import AttemptRecord
+from proctor.records import AttemptRecord, CheckResult
 from proctor.runner._attempt import run_attempt
 from proctor.runner._plan import Arm, PlanItem, null_factory, oracle_factory, parse_arm
 from proctor.runner._worker import RunOptions, Worker
@@ -24,46 +26,140 @@ class Verdict:
     expected: str
     actual: str
     record: AttemptRecord
+    why: tuple[str, ...] = ()
+    """For a violation: each failing check's expected and actual values, the broken
+    steps, and the last tool error, one line each."""
 
 
-def judge(role: str, record: AttemptRecord, must_fail_on: Sequence[str] = ()) -> Verdict:
-    """Whether one attempt meets its obligation."""
+def judge(
+    role: str,
+    record: AttemptRecord,
+    must_fail_on: Sequence[str] = (),
+    expect_error: Iterable[int] = (),
+) -> Verdict:
+    """Whether one attempt meets its obligation.
+
+    A step that errors breaks any obligation except the null agent's (it has no
+    steps): an oracle that stumbles proves nothing, and a decoy that fails because
+    its own step broke (a typo'd name) is not the wrong path it claims to be. A
+    decoy step meant to fail is listed in ``expect_error``, and must then fail.
+    """
     failed = set(record.failed_checks)
     if record.result == "error":
         return Verdict(
             record.scenario, role, False, "a graded attempt",
             f"infra error: {record.error}", record,
         )  # fmt: skip
+    expected_errors = set(expect_error) if role.startswith("decoy:") else set()
+    step_problems = _step_problems(record, expected_errors)
     if role == "oracle":
-        ok = record.result == "passed"
-        actual = "passed" if ok else f"failed on {', '.join(sorted(failed))}"
-        return Verdict(record.scenario, role, ok, "passes", actual, record)
+        ok = record.result == "passed" and not step_problems
+        if step_problems:
+            actual = f"a step failed ({step_problems[0]})"
+        else:
+            actual = "passed" if ok else f"failed on {', '.join(sorted(failed))}"
+        return _verdict(record, role, ok, "passes", actual, step_problems)
     if role == "null":
         ok = record.result == "failed"
-        return Verdict(record.scenario, role, ok, "fails", record.result, record)
+        return _verdict(record, role, ok, "fails", record.result, [])
     missing = [name for name in must_fail_on if name not in failed]
-    ok = record.result == "failed" and not missing
+    ok = record.result == "failed" and not missing and not step_problems
     expected = f"fails on {', '.join(must_fail_on)}"
-    if record.result == "passed":
+    if step_problems:
+        actual = f"its own step broke ({step_problems[0]}), so it proves nothing"
+    elif record.result == "passed":
         actual = "passed"
     elif missing:
         actual = f"failed on {', '.join(sorted(failed)) or 'nothing'}; not on {', '.join(missing)}"
     else:
         actual = f"failed on {', '.join(sorted(failed))}"
-    return Verdict(record.scenario, role, ok, expected, actual, record)
+    return _verdict(record, role, ok, expected, actual, step_problems)
 
 
-def verify_items(scenarios: Sequence[LoadedScenario]) -> list[tuple[PlanItem, str, list[str]]]:
-    """(plan item, role, checks it must fail on) for every obligation."""
-    items: list[tuple[PlanItem, str, list[str]]] = []
+def _step_problems(record: AttemptRecord, expected_errors: set[int]) -> list[str]:
+    problems = []
+    for position, step in enumerate(record.steps):
+        if step.status == "error" and position not in expected_errors:
+            problems.append(f"step {position} {step.op} errored: {step.error}")
+        elif position in expected_errors and step.status == "ok":
+            problems.append(f"step {position} {step.op} is marked expect_error but ran ok")
+    ran = len(record.steps)
+    problems += [
+        f"step {position} is marked expect_error but the script stopped after {ran} step(s)"
+        for position in sorted(expected_errors)
+        if position >= ran
+    ]
+    return problems
+
+
+def _verdict(
+    record: AttemptRecord, role: str, ok: bool, expected: str, actual: str, steps: list[str]
+) -> Verdict:
+    why: list[str] = []
+    if not ok:
+        why += [_check_line(leaf) for leaf in _failing_leaves(record.checks)]
+        why += steps
+        last = [s for s in record.steps if s.error]
+        if last and not any(str(last[-1].error) in line for line in steps):
+            why.append(f"last tool error: step {last[-1].index} {last[-1].op}: {last[-1].error}")
+        if record.stop_reason and record.stop_reason != "step_failed":
+            detail = f" ({record.stop_detail})" if record.stop_detail else ""
+            why.append(f"stopped: {record.stop_reason}{detail}")
+    return Verdict(record.scenario, role, ok, expected, actual, record, tuple(why))
+
+
+def _failing_leaves(
+    checks: Sequence[CheckResult], trail: tuple[str, ...] = ()
+) -> list[tuple[str, CheckResult]]:
+    """(``parent > child`` name, check) of every failing leaf, through all/any."""
+    leaves: list[tuple[str, CheckResult]] = []
+    for check in checks:
+        if check.passed:
+            continue
+        path = (*trail, check.name)
+        below = _failing_leaves(check.children, path) if check.children else []
+        leaves += below or [(" > ".join(path), check)]
+    return leaves
+
+
+def _check_line(leaf: tuple[str, CheckResult]) -> str:
+    name, check = leaf
+    line = f"check {name}: expected {_short(check.expected)}, actual {_short(check.actual)}"
+    return line + (f" ({check.detail})" if check.detail else "")
+
+
+def _short(value: object, limit: int = 160) -> str:
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Obligation(NamedTuple):
+    """One attempt verify runs, and what it must show."""
+
+    item: PlanItem
+    role: str
+    must_fail_on: list[str]
+    expect_error: frozenset[int] = frozenset()
+
+
+def verify_items(scenarios: Sequence[LoadedScenario]) -> list[Obligation]:
+    """Every obligation: the oracle, each decoy (with the checks it must fail on), null."""
+    items: list[Obligation] = []
     oracle = Arm("oracle", "scripted", oracle_factory)
     null = Arm("null", "null", null_factory)
     for loaded in scenarios:
-        items.append((PlanItem(loaded, oracle, 1), "oracle", []))
+        items.append(Obligation(PlanItem(loaded, oracle, 1), "oracle", []))
         for decoy in loaded.scenario.decoys:
             arm = parse_arm(f"decoy-{decoy.name}=decoy:{decoy.name}")
-            items.append((PlanItem(loaded, arm, 1), f"decoy:{decoy.name}", list(decoy.fails)))
-        items.append((PlanItem(loaded, null, 1), "null", []))
+            items.append(
+                Obligation(
+                    PlanItem(loaded, arm, 1),
+                    f"decoy:{decoy.name}",
+                    list(decoy.fails),
+                    frozenset(decoy.expect_error),
+                )
+            )
+        items.append(Obligation(PlanItem(loaded, null, 1), "null", []))
     return items
 
 
@@ -76,9 +172,9 @@ async def verify_in(
 ) -> list[Verdict]:
     """Run every obligation of ``scenarios`` in a started worker; the verdicts in order."""
     verdicts: list[Verdict] = []
-    for item, role, must_fail in verify_items(scenarios):
+    for item, role, must_fail, expect_error in verify_items(scenarios):
         record = await run_attempt(worker, item, write=write)
-        verdict = judge(role, record, must_fail)
+        verdict = judge(role, record, must_fail, expect_error)
         verdicts.append(verdict)
         if on_verdict:
             on_verdict(verdict)

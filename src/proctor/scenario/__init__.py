@@ -10,14 +10,8 @@ from proctor.scenario._checks import (
     check_kind,
     check_name,
 )
-from proctor.scenario._loader import (
-    LoadedScenario,
-    Problem,
-    load_scenario,
-    problems_in,
-    resolve,
-    substitute,
-)
+from proctor.scenario._loader import LoadedScenario, Problem, load_scenario, problems_in
+from proctor.scenario._placeholders import resolve, substitute
 from proctor.scenario._schema import scenario_schema, scenario_schema_json
 from proctor.scenario._spec import (
     TIERS,

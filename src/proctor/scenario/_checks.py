@@ -8,6 +8,7 @@ in ``proctor.grading``; this module only says what is valid to write.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -23,6 +24,11 @@ from pydantic import (
 )
 
 from proctor.scenario._apps import CELL_REF, CellValue, Rsvp, When, split_address
+from proctor.vocab import Crossing, RunStopReason
+
+COMMON_KEYS = ("name", "safety")
+"""Keys every check takes beside its type's own: inside its arguments, or beside the list of
+``all``/``any``."""
 
 
 def _compiles(pattern: str) -> str:
@@ -44,6 +50,11 @@ class CheckArgs(BaseModel):
 
     name: str | None = Field(
         default=None, description="Name used by decoys' `fails`; defaults to the check type."
+    )
+    safety: bool = Field(
+        default=False,
+        description="A coded safety check: failing it on the candidate where it held on the "
+        "baseline is a NO-GO by itself (the gate's rule b).",
     )
 
 
@@ -173,10 +184,10 @@ class TabCount(Counted):
 
 
 class StopReason(CheckArgs):
-    """How the agent's run ended, e.g. done, timeout, tool_limit."""
+    """How the agent's run ended: words of ``proctor.vocab.RunStopReason``, e.g. done."""
 
-    equals: str | None = None
-    one_of: list[str] | None = Field(default=None, alias="in")
+    equals: RunStopReason | None = None
+    one_of: list[RunStopReason] | None = Field(default=None, alias="in")
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -234,9 +245,7 @@ class Crossings(Counted):
     With no count given, zero crossings are expected.
     """
 
-    kind: Literal["payment", "signin", "destructive"] | None = Field(
-        default=None, description="Only crossings of this kind."
-    )
+    kind: Crossing | None = Field(default=None, description="Only crossings of this kind.")
 
 
 class SiteState(Counted):
@@ -698,6 +707,7 @@ class AllCheck(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     all: list[CheckSpec] = Field(min_length=1)
     name: str | None = None
+    safety: bool = False
 
 
 class AnyCheck(BaseModel):
@@ -706,6 +716,7 @@ class AnyCheck(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     any: list[CheckSpec] = Field(min_length=1)
     name: str | None = None
+    safety: bool = False
 
 
 CHECK_MODELS: dict[str, type[BaseModel]] = {
@@ -747,7 +758,7 @@ CHECK_TYPES = tuple(CHECK_MODELS)
 
 def _check_tag(value: Any) -> str | None:
     if isinstance(value, dict):
-        keys = [k for k in value if k != "name"]
+        keys = [k for k in value if k not in COMMON_KEYS]
         return str(keys[0]) if len(keys) == 1 else None
     for kind, model in CHECK_MODELS.items():
         if isinstance(value, model):
@@ -816,6 +827,26 @@ def check_name(check: BaseModel) -> str:
     if kind in ("all", "any"):
         return getattr(check, "name", None) or kind
     return check_args(check).name or kind
+
+
+def check_safety(check: BaseModel) -> bool:
+    """Whether the scenario marks the check ``safety: true`` (a coded safety check)."""
+    if check_kind(check) in ("all", "any"):
+        return bool(getattr(check, "safety", False))
+    return bool(check_args(check).safety)
+
+
+def safety_check_names(checks: Sequence[BaseModel]) -> list[str]:
+    """Names of the checks marked ``safety: true``, those inside ``all``/``any`` included."""
+    names: list[str] = []
+    for check in checks:
+        if check_safety(check):
+            names.append(check_name(check))
+        if isinstance(check, AllCheck | AnyCheck):
+            names.extend(
+                safety_check_names(check.all if isinstance(check, AllCheck) else check.any)
+            )
+    return names
 
 
 Mode = Literal["all", "any"]

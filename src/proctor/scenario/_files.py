@@ -8,9 +8,11 @@ what is valid to write.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Discriminator,
@@ -23,9 +25,60 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 PDF_LINES_PER_PAGE = 48
 """Most lines one generated PDF page holds (12 pt lines on an A4 page)."""
+
+
+SCRATCH_PATHS = (
+    "a relative path inside the scratch folder, folders separated by / "
+    "(e.g. input/receipt.txt): not empty, not '.', no leading /, no .., "
+    "no backslash, no control characters"
+)
+"""What a scratch path may be, as the loader's hints say it."""
+SCRATCH_HINT = f"give {SCRATCH_PATHS}"
+
+
+def _bad_char(text: str) -> str:
+    """The first character a scratch path may not hold, or ''."""
+    for char in text:
+        if char == "\\" or unicodedata.category(char) == "Cc":
+            return char
+    return ""
+
+
+def scratch_path_error(path: str, *, root: bool = False) -> str:
+    """Why ``path`` is not a scratch-relative path, or '' when it is one.
+
+    ``root`` allows the scratch folder itself (``.``), as ``dir_listing`` does.
+    """
+    shown = repr(path if len(path) <= 60 else path[:57] + "...")
+    char = _bad_char(path)
+    if char == "\\":
+        return f"path {shown} has a backslash; separate folders with /"
+    if char:
+        return f"path {shown} holds the control character {char!r}"
+    if path.startswith("/"):
+        return f"path {shown} is absolute; it must stay inside the scratch folder"
+    parts = path.split("/")
+    if ".." in parts:
+        return f"path {shown} has a .. segment; it must stay inside the scratch folder"
+    if not root and not [p for p in parts if p.strip() not in ("", ".")]:
+        return f"path {shown} names no file or folder"
+    return ""
+
+
+def _scratch_path(path: str) -> str:
+    error = scratch_path_error(path)
+    if error:
+        # the loader shows ctx["hint"] as the problem's hint
+        raise PydanticCustomError("scratch_path", "{error}", {"error": error, "hint": SCRATCH_HINT})
+    return path
+
+
+ScratchPath = Annotated[str, AfterValidator(_scratch_path)]
+"""A path relative to the scratch folder that cannot leave it (see ``scratch_path_error``)."""
 
 
 class _Spec(BaseModel):
@@ -188,11 +241,18 @@ def parse_tree(node: Any, where: str = "") -> dict[str, Any]:
         raise ValueError(f"{where or 'tree'}: a folder is a mapping of names to entries")
     out: dict[str, Any] = {}
     for name, value in node.items():
-        if not isinstance(name, str) or not name.strip("/"):
+        if not isinstance(name, str) or not name.strip("/").strip():
             raise ValueError(f"{where}{name!r}: an entry needs a name")
         bare = name.rstrip("/")
         if "/" in bare or bare in (".", ".."):
             raise ValueError(f"{where}{name}: one name per level (nest folders instead)")
+        char = _bad_char(name)
+        if char:
+            what = "a backslash" if char == "\\" else f"the control character {char!r}"
+            raise ValueError(
+                f"{where}{name!r}: a name may not hold {what} (a name is one file or folder "
+                "name: no /, no backslash, no control characters)"
+            )
         if name.endswith("/"):
             out[name] = parse_tree(value if value is not None else {}, f"{where}{name}")
             continue

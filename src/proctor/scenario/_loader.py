@@ -1,8 +1,12 @@
-"""Load scenario files: YAML (safe_load) to a validated, frozen ``Scenario``.
+"""Load scenario files: YAML to a validated, frozen ``Scenario``.
 
 Every problem becomes a ``Problem`` naming the file, the field path (e.g.
-``checks[2].submitted.route``) and a hint. ``load_scenario`` raises a
-``ScenarioError`` listing all of them; ``problems_in`` returns them.
+``checks[2].submitted.route``) or the line, and a hint. ``load_scenario`` raises
+a ``ScenarioError`` listing all of them; ``problems_in`` returns them.
+
+A file goes through, in order: the hardened YAML reader (``_yaml``: no aliases,
+no duplicate keys, bounded depth, no NUL), the placeholder grammar
+(``_placeholders``), then pydantic. Each pass is linear in the file's size.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ import difflib
 import hashlib
 import re
 import typing
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,10 +27,9 @@ from proctor.computer.actions import ACTION_TYPES
 from proctor.errors import ScenarioError
 from proctor.scenario._checks import CHECK_TYPES
 from proctor.scenario._files import GENERATE_KINDS
-from proctor.scenario._spec import Scenario, SpecIssues
-
-PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)?)\}(?!\})")
-PLACEHOLDER_NAMES = ("scratch", "base_url", "home")
+from proctor.scenario._placeholders import placeholder_issues
+from proctor.scenario._spec import Scenario, SpecIssue, SpecIssues, short_repr
+from proctor.scenario._yaml import YamlProblem, read_yaml, walk
 
 
 @dataclass(frozen=True)
@@ -256,9 +259,16 @@ def _hint_for(err: dict[str, Any], loc: tuple[str | int, ...], data: Any) -> tup
     """(message, hint) for one pydantic error."""
     kind = err["type"]
     msg = str(err["msg"])
+    if kind == "scratch_path":
+        return msg, str(err.get("ctx", {}).get("hint", ""))
     if kind == "extra_forbidden":
         model = _model_at(loc, data)
         key = str(loc[-1])
+        if key == "expect_error" and loc[0] == "solution":
+            return (
+                "expect_error is allowed only on decoy steps",
+                "the oracle's steps must all succeed: remove it, or move the step into a decoy",
+            )
         valid = _fields_of(model) if model else []
         # a key beside the check type in a check's one-key mapping
         if len(loc) >= 2 and isinstance(loc[-2], int) and loc[0] == "checks":
@@ -340,7 +350,7 @@ def _hint_for(err: dict[str, Any], loc: tuple[str | int, ...], data: Any) -> tup
         got = err.get("input")
         guess = _closest(str(got), re.findall(r"'([^']+)'", str(expected)))
         hint = f"did you mean {guess!r}? " if guess else ""
-        return f"{got!r} is not allowed", hint + f"expected {expected}"
+        return f"{short_repr(got)} is not allowed", hint + f"expected {expected}"
     if kind.endswith("_type") or kind.endswith("_parsing"):
         got = err.get("input")
         hint = ""
@@ -348,7 +358,7 @@ def _hint_for(err: dict[str, Any], loc: tuple[str | int, ...], data: Any) -> tup
             hint = f'quote it if it is text, e.g. "{yaml.safe_dump(got).splitlines()[0]}"'
             if isinstance(got, bool):
                 hint += ": YAML reads unquoted yes, no, on, off, true and false as booleans"
-        return f"wrong type: {msg} (got {got!r})", hint
+        return f"wrong type: {msg} (got {short_repr(got)})", hint
     if kind == "value_error":
         return msg.removeprefix("Value error, "), ""
     return msg, ""
@@ -366,70 +376,28 @@ def _value_at(loc: tuple[str | int, ...], data: Any) -> Any:
     return node
 
 
-def _strings(node: Any, path: str = "") -> Iterator[tuple[str, str]]:
-    if isinstance(node, str):
-        yield path, node
-    elif isinstance(node, dict):
-        for key, value in node.items():
-            yield from _strings(value, f"{path}.{key}" if path else str(key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _strings(value, f"{path}[{i}]")
-
-
-def _placeholder_problems(
-    data: dict[str, Any], file: str, sites: Collection[str] | None
-) -> list[Problem]:
+def _site_problems(declared: list[str], file: str, sites: Collection[str]) -> list[Problem]:
     problems: list[Problem] = []
-    world = data.get("world") if isinstance(data.get("world"), dict) else {}
-    declared = world.get("sites", []) if isinstance(world, dict) else []
-    declared = [s for s in declared if isinstance(s, str)] if isinstance(declared, list) else []
-    for path, text in _strings(data):
-        for match in PLACEHOLDER.finditer(text):
-            name = match.group(1)
-            if name.startswith("site."):
-                site = name.removeprefix("site.")
-                if site not in declared:
-                    guess = _closest(site, declared)
-                    problems.append(
-                        Problem(
-                            file,
-                            path,
-                            f"placeholder {{{name}}} names a site not in world.sites",
-                            f"did you mean {{site.{guess}}}?"
-                            if guess
-                            else f"add {site!r} to world.sites",
-                        )
-                    )
-                continue
-            if name not in PLACEHOLDER_NAMES:
-                options = [*PLACEHOLDER_NAMES, *(f"site.{s}" for s in declared)]
-                guess = _closest(name, options)
-                problems.append(
-                    Problem(
-                        file,
-                        path,
-                        f"unknown placeholder {{{name}}}",
-                        (f"did you mean {{{guess}}}? " if guess else "")
-                        + "placeholders: "
-                        + ", ".join(f"{{{o}}}" for o in options)
-                        + "; write {{ and }} for literal braces",
-                    )
+    for i, site in enumerate(declared):
+        if site not in sites:
+            guess = _closest(site, sites)
+            problems.append(
+                Problem(
+                    file,
+                    f"world.sites[{i}]",
+                    f"unknown site {site!r}",
+                    (f"did you mean {guess!r}? " if guess else "")
+                    + f"sites: {', '.join(sorted(sites))}",
                 )
-    if sites is not None:
-        for i, site in enumerate(declared):
-            if site not in sites:
-                guess = _closest(site, sites)
-                problems.append(
-                    Problem(
-                        file,
-                        f"world.sites[{i}]",
-                        f"unknown site {site!r}",
-                        (f"did you mean {guess!r}? " if guess else "")
-                        + f"sites: {', '.join(sorted(sites))}",
-                    )
-                )
+            )
     return problems
+
+
+def _declared(data: dict[Any, Any]) -> list[str]:
+    """The site names a raw document declares in world.sites."""
+    world = data.get("world")
+    declared = world.get("sites", []) if isinstance(world, dict) else []
+    return [s for s in declared if isinstance(s, str)] if isinstance(declared, list) else []
 
 
 def try_load(
@@ -451,10 +419,6 @@ def problems_in(path: Path, sites: Collection[str] | None = None) -> list[Proble
     return []
 
 
-# libyaml's C loader when present: same safe subset, several times faster.
-_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 class _Invalid(Exception):
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
@@ -467,30 +431,40 @@ def _load(path: Path, sites: Collection[str] | None) -> LoadedScenario:
     except OSError as exc:
         raise _Invalid([Problem(file, "", f"cannot read the file: {exc.strerror}")]) from exc
     try:
-        data = yaml.load(raw.decode("utf-8"), Loader=_SafeLoader)
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise _Invalid([Problem(file, "", "not UTF-8 text", "save the file as UTF-8")]) from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise _Invalid([Problem(file, where, f"not valid YAML: {problem}")]) from exc
+        line = raw.count(b"\n", 0, exc.start) + 1
+        problem = Problem(file, f"line {line}", "not UTF-8 text", "save the file as UTF-8")
+        raise _Invalid([problem]) from None
+    try:
+        document = read_yaml(text, raw)
+    except YamlProblem as exc:
+        raise _Invalid([Problem(file, exc.where, exc.message, exc.hint)]) from None
+    data = document.data
     if not isinstance(data, dict):
         raise _Invalid(
             [Problem(file, "", "a scenario file must be a YAML mapping", "start with `id: ...`")]
         )
-    problems: list[Problem] = []
+    walked = walk(data, document.duplicates)
+    problems = [_problem(file, issue) for issue in walked.issues]
     stem = path.stem
     if data.get("id") != stem:
+        sid = data.get("id")
         problems.append(
             Problem(
                 file,
                 "id",
-                f"id {data.get('id')!r} differs from the file name {stem!r}",
-                f"set `id: {stem}` or rename the file to {data.get('id')}.yaml",
+                f"id {short_repr(sid)} differs from the file name {stem!r}",
+                f"set `id: {stem}`"
+                + (f" or rename the file to {sid}.yaml" if isinstance(sid, str) else ""),
             )
         )
-    problems.extend(_placeholder_problems(data, file, sites))
+    declared = _declared(data)
+    problems.extend(_problem(file, i) for i in placeholder_issues(walked.braced, declared))
+    if sites is not None:
+        problems.extend(_site_problems(declared, file, sites))
+    if walked.blocking:
+        raise _Invalid(problems)
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:
@@ -498,19 +472,24 @@ def _load(path: Path, sites: Collection[str] | None) -> LoadedScenario:
         for details in exc.errors():
             cause = details.get("ctx", {}).get("error")
             if isinstance(cause, SpecIssues):
-                problems.extend(Problem(file, i.field, i.message, i.hint) for i in cause.issues)
+                problems.extend(_problem(file, i) for i in cause.issues)
                 continue
             located.append((_clean_loc(tuple(details["loc"])), dict(details)))
+        seen = {(p.field, p.message) for p in problems}
         for loc, err in _union_members(located, data):
             message, hint = _hint_for(err, loc, data)
             field = _format_loc(loc)
-            if any(p.field == field and p.message == message for p in problems):
-                continue
-            problems.append(Problem(file, field, message, hint))
+            if (field, message) not in seen:
+                seen.add((field, message))
+                problems.append(Problem(file, field, message, hint))
         raise _Invalid(problems) from exc
     if problems:
         raise _Invalid(problems)
     return LoadedScenario(scenario, path, hashlib.sha256(raw).hexdigest())
+
+
+def _problem(file: str, issue: SpecIssue) -> Problem:
+    return Problem(file, issue.field, issue.message, issue.hint)
 
 
 def load_scenario(path: Path, sites: Collection[str] | None = None) -> LoadedScenario:
@@ -524,39 +503,3 @@ def load_scenario(path: Path, sites: Collection[str] | None = None) -> LoadedSce
     except _Invalid as exc:
         lines = "\n".join(f"  {p}" for p in exc.problems)
         raise ScenarioError(f"{path} is not a valid scenario:\n{lines}") from None
-
-
-_SUBST = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)?)\}")
-
-
-def substitute(text: str, values: dict[str, str]) -> str:
-    """Replace ``{name}`` placeholders; ``{{``/``}}`` become literal braces."""
-
-    def repl(m: re.Match[str]) -> str:
-        tok = m.group(0)
-        if tok == "{{":
-            return "{"
-        if tok == "}}":
-            return "}"
-        name = m.group(1)
-        if name in values:
-            return values[name]
-        return tok
-
-    return _SUBST.sub(repl, text)
-
-
-def resolve(model: Any, values: dict[str, str]) -> Any:
-    """A copy of a model (or plain value) with every string's placeholders replaced."""
-    if isinstance(model, str):
-        return substitute(model, values)
-    if isinstance(model, BaseModel):
-        updates = {name: resolve(getattr(model, name), values) for name in type(model).model_fields}
-        return model.model_copy(update=updates)
-    if isinstance(model, list):
-        return [resolve(v, values) for v in model]
-    if isinstance(model, tuple):
-        return tuple(resolve(v, values) for v in model)
-    if isinstance(model, dict):
-        return {k: resolve(v, values) for k, v in model.items()}
-    return model

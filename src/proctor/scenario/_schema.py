@@ -2,15 +2,44 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
 from proctor.scenario._spec import Scenario
 
+EXPECT_ERROR_STEP = {
+    "type": "boolean",
+    "default": False,
+    "description": "This decoy step is expected to fail when replayed (decoy steps only).",
+}
+
+
+def _decoy_steps(schema: dict[str, Any]) -> None:
+    """Let decoy steps, and only they, carry ``expect_error``: the loader takes it off.
+
+    Each action's definition forbids other keys, so decoy steps get copies of the
+    definitions (``DecoyStepClick``, ...) with the marker added.
+    """
+    defs = schema["$defs"]
+    items = defs["Decoy"]["properties"]["steps"]["items"]
+    renamed: dict[str, str] = {}
+    for member in items["oneOf"]:
+        ref = member["$ref"]
+        name = ref.rsplit("/", 1)[1]
+        step = copy.deepcopy(defs[name])
+        step["properties"]["expect_error"] = EXPECT_ERROR_STEP
+        defs[f"DecoyStep{name}"] = step
+        renamed[ref] = f"#/$defs/DecoyStep{name}"
+    items["oneOf"] = [{"$ref": renamed[m["$ref"]]} for m in items["oneOf"]]
+    mapping = items["discriminator"]["mapping"]
+    items["discriminator"]["mapping"] = {op: renamed[ref] for op, ref in mapping.items()}
+
 
 def scenario_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) that scenario files follow."""
     schema = Scenario.model_json_schema(mode="validation")
+    _decoy_steps(schema)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "proctor scenario"
     return schema

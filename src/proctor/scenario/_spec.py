@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from proctor.computer.actions import Action
 from proctor.scenario._apps import Apps
-from proctor.scenario._checks import CheckSpec, check_kind, check_name
-from proctor.scenario._files import FileContent, Generated, TreeEntry, parse_tree, tree_entries
+from proctor.scenario._checks import CheckSpec, check_args, check_kind, check_name
+from proctor.scenario._files import (
+    SCRATCH_HINT,
+    FileContent,
+    Generated,
+    ScratchPath,
+    TreeEntry,
+    parse_tree,
+    scratch_path_error,
+    tree_entries,
+)
 from proctor.scenario._user import User
 
 Tier = Literal["local", "model", "live", "desktop"]
@@ -66,6 +76,11 @@ class BrowserWorld(_Spec):
         description="Origins (scheme://host) the browser refuses to navigate to.",
     )
     viewport: Viewport = Field(default_factory=Viewport)
+    allow_schemes: list[Literal["data", "blob"]] = Field(
+        default_factory=list,
+        description="Non-http schemes the agent's pages may open (data:, blob:); every "
+        "other scheme (javascript:, file:, chrome:, ...) is always refused.",
+    )
 
 
 class FileSeed(_Spec):
@@ -76,7 +91,9 @@ class FileSeed(_Spec):
     a file and ``name/: {...}`` a sub-folder.
     """
 
-    path: str = Field(description="Path relative to the scratch folder.")
+    path: ScratchPath = Field(
+        description="Path relative to the scratch folder (no leading /, no .., no backslash)."
+    )
     text: str | None = Field(default=None, description="UTF-8 content.")
     base64: str | None = Field(default=None, description="Binary content, base64.")
     generate: Generated | None = Field(
@@ -99,8 +116,6 @@ class FileSeed(_Spec):
         given = (self.text, self.base64, self.generate, self.tree)
         if sum(v is not None for v in given) != 1:
             raise ValueError("give exactly one of text, base64, generate or tree")
-        if self.path.startswith("/") or ".." in self.path.split("/"):
-            raise ValueError("path must stay inside the scratch folder (no leading /, no ..)")
         return self
 
     def entries(self) -> list[TreeEntry]:
@@ -117,7 +132,10 @@ class World(_Spec):
 
     sites: list[str] = Field(default_factory=list, description="Fixture sites this task uses.")
     files: list[FileSeed] = Field(default_factory=list)
-    dirs: list[str] = Field(default_factory=list, description="Empty folders to create.")
+    dirs: list[ScratchPath] = Field(
+        default_factory=list,
+        description="Empty folders to create, relative to the scratch folder.",
+    )
     apps: Apps = Field(
         default_factory=Apps,
         description="Seeds of the fake apps (mail, calendar, sheets, chat); each app is a site.",
@@ -137,11 +155,64 @@ class World(_Spec):
 
 
 class Decoy(_Spec):
-    """A known-wrong path that must fail on the checks it names."""
+    """A known-wrong path that must fail on the checks it names.
+
+    A step may carry ``expect_error: true``: that step is expected to fail when
+    the decoy is replayed (e.g. a click on a button that does not exist). The
+    marker is taken off the step and kept in ``expect_error``.
+    """
 
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     steps: list[Action] = Field(min_length=1)
     fails: list[str] = Field(min_length=1, description="Names of the checks it must fail.")
+    expect_error: list[int] = Field(
+        default_factory=list,
+        description="Sorted 0-based indexes of the steps expected to fail when the decoy is "
+        "replayed. Derived from `expect_error: true` written on those steps (decoy steps "
+        "only; a solution step may not carry it).",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _markers(cls, data: Any) -> Any:
+        """Move each step's ``expect_error`` marker into the decoy's ``expect_error`` list."""
+        if not isinstance(data, dict) or not isinstance(data.get("steps"), list):
+            return data
+        marked: list[int] = []
+        steps: list[Any] = []
+        changed = False
+        for i, step in enumerate(data["steps"]):
+            if isinstance(step, dict) and "expect_error" in step:
+                changed = True
+                step = dict(step)
+                flag = step.pop("expect_error")
+                if not isinstance(flag, bool):
+                    raise ValueError(
+                        f"steps[{i}].expect_error must be true or false, not {short_repr(flag)}"
+                    )
+                if flag:
+                    marked.append(i)
+            steps.append(step)
+        if not changed:
+            return data
+        explicit = data.get("expect_error", [])
+        if not isinstance(explicit, list) or not all(
+            isinstance(i, int) and not isinstance(i, bool) for i in explicit
+        ):
+            return {**data, "steps": steps}  # pydantic reports the malformed list
+        return {**data, "steps": steps, "expect_error": sorted({*explicit, *marked})}
+
+    @model_validator(mode="after")
+    def _in_range(self) -> Decoy:
+        if self.expect_error != sorted(set(self.expect_error)):
+            raise ValueError("expect_error must list step indexes once each, in order")
+        wrong = [i for i in self.expect_error if not 0 <= i < len(self.steps)]
+        if wrong:
+            raise ValueError(
+                f"expect_error names step {wrong[0]}, but the decoy has {len(self.steps)} "
+                "steps (0-based)"
+            )
+        return self
 
 
 Evidence = Literal["page_text", "answer", "url", "files", "submissions"]
@@ -234,6 +305,9 @@ class Scenario(_Spec):
                         "give each decoy a distinct name",
                     )
                 )
+        issues.extend(
+            issue for i, check in enumerate(self.checks) for issue in _path_issues(check, i)
+        )
         if issues:
             raise SpecIssues(issues)
         return self
@@ -264,6 +338,48 @@ class Scenario(_Spec):
 
     def check_names(self) -> list[str]:
         return [check_name(c) for c in self.checks]
+
+
+_SCRATCH_CHECKS = (
+    "file_sha256",
+    "file_unchanged",
+    "file_exists",
+    "file_text",
+    "pdf",
+    "csv",
+    "rich_text",
+    "dir_listing",
+)
+"""Check types whose ``path`` is relative to the scratch folder."""
+
+
+def _path_issues(check: BaseModel, index: int | str) -> Iterator[SpecIssue]:
+    """Scratch paths of a check (through all/any) that would leave the scratch folder."""
+    kind = check_kind(check)
+    field = f"checks[{index}]" if isinstance(index, int) else index
+    if kind in ("all", "any"):
+        for j, child in enumerate(getattr(check, kind)):
+            yield from _path_issues(child, f"{field}.{kind}[{j}]")
+        return
+    args = check_args(check)
+    paths: list[tuple[str, str]] = []
+    if kind in _SCRATCH_CHECKS:
+        paths.append((f"{field}.{kind}.path", args.path))
+    if kind == "submitted":
+        paths.extend((f"{field}.submitted.files.{name}", path) for name, path in args.files.items())
+    for where, path in paths:
+        error = scratch_path_error(path, root=kind == "dir_listing")
+        if error:
+            yield SpecIssue(where, error, SCRATCH_HINT)
+
+
+def short_repr(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages about raw YAML values."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print in decimal
+        return "a number too large to show"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _kinds(check: BaseModel) -> list[str]:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from proctor.records import WebRequest
-from proctor.records._models import Refusal
+from proctor.vocab import Crossing, Refusal
 
 MAX_STORED_VALUE = 64 * 1024
 """Longest form value or JSON body kept in the log; longer ones are cut and marked."""
@@ -42,7 +42,7 @@ class RequestLog:
         status: int,
         blocked: bool = False,
         fault: str | None = None,
-        crossing: str | None = None,
+        crossing: Crossing | None = None,
         refused: Refusal | None = None,
         url: str | None = None,
     ) -> WebRequest:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from proctor.errors import WorldError
-from proctor.records import FileFact
+from proctor.records import FileFact, storage_error
 from proctor.scenario import FileSeed
 from proctor.world.files import content_bytes, csv_rows, pdf_pages, rich_outline
 
@@ -44,6 +44,8 @@ def seed_scratch(
         scratch.mkdir(parents=True, exist_ok=False)
     except FileExistsError as exc:
         raise WorldError(f"scratch folder {scratch} already exists; refusing to reuse it") from exc
+    except OSError as exc:  # a full or read-only disk stops the run; it is no infra fault
+        raise storage_error(exc, scratch, "create the folder") from exc
     originals: dict[str, str] = {}
     try:
         (scratch / "output").mkdir()

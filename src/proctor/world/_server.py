@@ -42,7 +42,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from proctor.errors import WorldError
-from proctor.records._models import Refusal
+from proctor.vocab import Crossing, Refusal
 from proctor.world._log import RequestLog
 from proctor.world._protocol import BODY_TIMEOUT, TimedH11Protocol
 from proctor.world._render import render
@@ -206,7 +206,7 @@ class _Dispatcher:
         ]
         status = 0
         fault: str | None = None
-        crossing: str | None = None
+        crossing: Crossing | None = None
         refused: Refusal | None = None
 
         body, too_large, timed_out = await _read_body(receive, MAX_BODY)
@@ -279,7 +279,7 @@ class _Dispatcher:
             for message in held:
                 await send(message)
 
-    def _crossing(self, host: str, method: str, path: str) -> str | None:
+    def _crossing(self, host: str, method: str, path: str) -> Crossing | None:
         target = self.apps.get(host)
         if target is None or method == "GET":
             return None

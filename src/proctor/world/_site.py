@@ -12,6 +12,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.routing import BaseRoute
 
+from proctor.vocab import Crossing
+
 DOMAIN = "proctor.test"
 
 FormRule = Callable[[Mapping[str, list[str]]], list[str]]
@@ -42,7 +44,7 @@ class Site:
     forms: Mapping[str, FormRule] = field(default_factory=dict)
     new_state: Callable[[AttemptWorld], dict[str, Any]] = lambda world: {}
     hosts: Sequence[str] = ()
-    crossings: Mapping[str, str] = field(default_factory=dict)
+    crossings: Mapping[str, Crossing] = field(default_factory=dict)
     snapshot: Callable[[AttemptWorld], Any] | None = None
 
     @property

@@ -16,7 +16,7 @@ from typing import Protocol
 
 from proctor.computer.actions import AskUser, RequestApproval
 from proctor.computer.user import UserReply
-from proctor.records import UserApproval, UserFacts, UserMessage, UserQuestion
+from proctor.records import AnswerSource, UserApproval, UserFacts, UserMessage, UserQuestion
 from proctor.scenario._user import ApprovalRule, Intent, ScriptedAnswer, User
 
 UNKNOWN_ANSWER = "I don't know."
@@ -121,7 +121,7 @@ class SimulatedUser:
         )
         return UserReply(answer, {"answer": answer})
 
-    def _scripted(self, question: str, key: str | None) -> tuple[str | None, str, str]:
+    def _scripted(self, question: str, key: str | None) -> tuple[str | None, AnswerSource, str]:
         """(matched key, source, answer) from the scripted answers and the vault."""
         answers = self.spec.answers
         vault = self.spec.vault

@@ -109,7 +109,7 @@ async def solve(transport: str) -> int:
 
 async def spam(pidfile: str) -> int:
     with open(pidfile, "w") as f:
-        json.dump({"self": os.getpid()}, f)
+        json.dump({"self": os.getpid(), "ns": os.readlink("/proc/self/ns/pid")}, f)
     async with client("http") as mcp:
         while True:  # past the limit too: the harness, not this agent, must end it
             try:
@@ -125,7 +125,9 @@ def sleep(pidfile: str) -> int:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the child inherits the ignored signal
     child = subprocess.Popen([sys.executable, "-c", "import threading; threading.Event().wait()"])
     with open(pidfile + ".tmp", "w") as f:
-        json.dump({"self": os.getpid(), "child": child.pid}, f)
+        json.dump(
+            {"self": os.getpid(), "child": child.pid, "ns": os.readlink("/proc/self/ns/pid")}, f
+        )
     os.replace(pidfile + ".tmp", pidfile)
     print(f"sleeping; child {child.pid}", flush=True)
     threading.Event().wait()

@@ -32,6 +32,7 @@ from proctor.runner import (
 )
 from proctor.runner._plan import PlanItem
 from proctor.scenario import LoadedScenario, resolve
+from proctor.vocab import StopReason
 
 _SPACE = re.compile(r"\s+")
 COMPARED = ("url", "value", "label", "key", "text", "checked", "direction", "kind", "action")
@@ -102,7 +103,7 @@ class CalibrationRun(BaseModel):
     prefix: int = Field(description="Expected actions matched in order from the start.")
     expected: int = Field(description="Length of the expected action sequence.")
     result: str
-    stop_reason: str
+    stop_reason: StopReason
     planner_calls: int
     cost_usd: float | None
     attempt: str = Field(description="The attempt folder, relative to the run folder.")

@@ -1,0 +1,179 @@
+"""The closed vocabularies: every status word proctor writes, as ``Literal`` aliases.
+
+Each alias has a tuple of all its values (``typing.get_args``), for tests that
+walk a vocabulary and for messages that list it. A word that is not here cannot
+be written: mypy refuses it in code and pydantic refuses it in a record. A
+vocabulary grows by adding a value here; the places that must then classify it
+(the failure-cause table in ``proctor.report``) fail mypy and their tests until
+they do.
+
+Stop reasons, by who emits them::
+
+    StopReason                 AttemptRecord.stop_reason, EndState.stop_reason
+    ├── RunStopReason          Outcome.stop_reason: how an agent's run ended
+    │   ├── FinishReason       the agent ended on its own
+    │   ├── LimitReason        a harness limit (LimitReached.reason), plus timeout
+    │   ├── GuardReason        a guard of the reference loop
+    │   ├── BoundaryReason     a boundary of the reference loop (needs review)
+    │   └── planner_error, agent_error
+    └── infra, skipped, unknown   records with no run, or a reason this version lacks
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypeGuard, get_args
+
+FinishReason = Literal["done", "script_end", "null", "gave_up", "exited", "step_failed"]
+"""The agent ended on its own.
+
+done: it called ``done``. script_end: a scripted agent ran out of steps without
+``done``. null: the null agent. gave_up: the reference loop's policy chose no
+action. exited: a command agent's process exited without calling ``done``.
+step_failed: a scripted oracle or decoy stopped at its first failed step.
+"""
+
+LimitReason = Literal["tool_limit", "step_limit"]
+"""A limit of the attempt's toolset (raised as ``LimitReached``)."""
+
+GuardReason = Literal["step_budget", "repeated_action", "scroll_oscillation", "no_progress"]
+"""A guard of the reference loop stopped it (``proctor.agents._guards``)."""
+
+BoundaryReason = Literal[
+    "verification_gate", "untrusted_content", "owner_required", "lease_revoked"
+]
+"""The reference loop stopped at a boundary for a person to decide (``needs_review``)."""
+
+RunStopReason = Literal[
+    FinishReason,
+    "timeout",
+    LimitReason,
+    GuardReason,
+    BoundaryReason,
+    "planner_error",
+    "agent_error",
+]
+"""How an agent's run ended (``Outcome.stop_reason``).
+
+timeout: the runner's wall limit. planner_error: the model's replies were
+unusable. agent_error: the agent crashed (its own bug or an ``AgentError``).
+"""
+
+StopReason = Literal[RunStopReason, "infra", "skipped", "unknown"]
+"""A record's stop reason: a run's, or one of a record with no run.
+
+infra: every try hit an infra fault (result ``error``). skipped: the attempt
+was not run. unknown: set only when reading a stored record whose reason this
+version does not know; the stored word is kept in the record's ``stop_detail``.
+"""
+
+FaultKind = Literal["browser", "fixture", "setup", "provider"]
+"""What an infra fault was: retried, recorded, never scored."""
+
+Crossing = Literal["payment", "signin", "destructive"]
+"""A kind of sensitive control: a site records its activation as a crossing."""
+
+Tier = Literal["local", "model", "live", "desktop"]
+"""Where a scenario runs: local fixtures, a model, the live web, a desktop."""
+
+Category = Literal["regression", "capability"]
+"""regression: a scenario that should keep passing (gate material); capability: a stretch."""
+
+CauseKind = Literal[
+    "setup",
+    "timeout",
+    "tool_limit",
+    "planner_error",
+    "agent_error",
+    "step_failed",
+    "guard",
+    "boundary",
+    "no_done",
+    "no_actions",
+    "wrong_outcome",
+    "unknown",
+    "infra",
+]
+"""Why a failed attempt failed (report and diagnose), in the order they are shown.
+
+setup: set-up faulted on every try. timeout, tool_limit (tool-call or step
+limit): a limit ended the run. planner_error: unusable model replies.
+agent_error: the agent crashed. step_failed: a scripted step failed. guard: a
+loop guard stopped it. boundary: the loop stopped at a boundary for review.
+no_done: it ended without calling done (a command that exited, a policy that
+gave up). no_actions: it finished without any computer action. wrong_outcome:
+it finished and a check failed. unknown: a stored stop reason this version does
+not know. infra: infra faults, shown apart and never counted.
+"""
+
+Refusal = Literal["offworld", "scheme", "websocket", "host_lane", "body"]
+"""Why the seal refused a request or navigation (``WebRequest.refused``).
+
+offworld: an http(s) host outside the world. scheme: a URL of another scheme
+(file:, javascript:, data: unless allowed, chrome:, view-source:, ...).
+websocket: any websocket (the world has none). host_lane: the world asked for
+from outside the attempt's browser (an external agent posting by itself).
+body: a request body that did not arrive in time.
+"""
+
+Evidence = Literal["page_text", "answer", "url", "files", "submissions"]
+"""End-state facts a judge criterion may be shown (and the only ones it is shown)."""
+
+VerifyRole = Literal["oracle", "decoy", "null"]
+"""What a verify obligation runs: the oracle must pass, each decoy and the null agent fail."""
+
+FINISH_REASONS: tuple[FinishReason, ...] = get_args(FinishReason)
+LIMIT_REASONS: tuple[LimitReason, ...] = get_args(LimitReason)
+GUARD_REASONS: tuple[GuardReason, ...] = get_args(GuardReason)
+BOUNDARY_REASONS: tuple[BoundaryReason, ...] = get_args(BoundaryReason)
+RUN_STOP_REASONS: tuple[RunStopReason, ...] = get_args(RunStopReason)
+STOP_REASONS: tuple[StopReason, ...] = get_args(StopReason)
+FAULT_KINDS: tuple[FaultKind, ...] = get_args(FaultKind)
+CROSSINGS: tuple[Crossing, ...] = get_args(Crossing)
+TIERS: tuple[Tier, ...] = get_args(Tier)
+CATEGORIES: tuple[Category, ...] = get_args(Category)
+CAUSE_KINDS: tuple[CauseKind, ...] = get_args(CauseKind)
+VERIFY_ROLES: tuple[VerifyRole, ...] = get_args(VerifyRole)
+REFUSALS: tuple[Refusal, ...] = get_args(Refusal)
+
+
+def is_stop_reason(value: object) -> TypeGuard[StopReason]:
+    """Whether ``value`` is a word of the stop-reason vocabulary."""
+    return value in STOP_REASONS
+
+
+def is_limit_reason(value: object) -> TypeGuard[LimitReason]:
+    """Whether ``value`` is a toolset limit's stop reason (``LimitReached.reason``)."""
+    return value in LIMIT_REASONS
+
+
+__all__ = [
+    "BOUNDARY_REASONS",
+    "CATEGORIES",
+    "CAUSE_KINDS",
+    "CROSSINGS",
+    "FAULT_KINDS",
+    "FINISH_REASONS",
+    "GUARD_REASONS",
+    "LIMIT_REASONS",
+    "REFUSALS",
+    "RUN_STOP_REASONS",
+    "STOP_REASONS",
+    "TIERS",
+    "VERIFY_ROLES",
+    "BoundaryReason",
+    "Category",
+    "CauseKind",
+    "Crossing",
+    "Evidence",
+    "FaultKind",
+    "FinishReason",
+    "GuardReason",
+    "LimitReason",
+    "Refusal",
+    "RunStopReason",
+    "StopReason",
+    "Tier",
+    "VerifyRole",
+    "is_limit_reason",
+    "is_stop_reason",
+]

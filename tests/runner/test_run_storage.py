@@ -1,0 +1,67 @@
+"""A disk that fills while a run records stops it with the path; no half file is left."""
+
+from __future__ import annotations
+
+import errno
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from proctor.errors import StorageError
+from proctor.runner import RunOptions, execute, make_plan, parse_arm
+from proctor.scenario import load_scenario
+
+pytestmark = pytest.mark.browser
+
+SCENARIO = {
+    "id": "storage-probe",
+    "title": "Open the fixture index and answer 42",
+    "brief": "Open {base_url}/ and answer 42.",
+    "tier": "local",
+    "category": "regression",
+    "limits": {"seconds": 30, "tool_calls": 10, "steps": 5},
+    "world": {"browser": {"start": "{base_url}/"}},
+    "checks": [{"answer": {"equals": "42"}}],
+    "solution": [{"op": "done", "answer": "42"}],
+    "decoys": [{"name": "wrong", "steps": [{"op": "done", "answer": "41"}], "fails": ["answer"]}],
+}
+
+
+async def test_a_full_disk_at_attempt_json_stops_the_run_and_leaves_no_temp_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "storage-probe.yaml"
+    path.write_text(yaml.safe_dump(SCENARIO, sort_keys=False), encoding="utf-8")
+    plan = make_plan([load_scenario(path)], [parse_arm("oracle=scripted")], 1)
+    run_dir = tmp_path / "results" / "L"
+
+    real_mkstemp = tempfile.mkstemp
+    temps: list[str] = []
+
+    def mkstemp(*args: Any, **kwargs: Any) -> tuple[int, str]:
+        fd, name = real_mkstemp(*args, **kwargs)
+        temps.append(name)
+        return fd, name
+
+    def fsync(fd: int) -> None:
+        # The temp file of attempt.json was written; the disk fills before it is on disk.
+        if Path(temps[-1]).name.startswith(".attempt.json."):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(os, "fsync", fsync)
+    options = RunOptions(screenshots=False, infra_retries=0)
+    with pytest.raises(StorageError) as info:
+        await execute(plan, run_dir, "L", options)
+    folder = run_dir / "attempts" / "storage-probe" / "oracle-1"
+    assert str(info.value) == (
+        f"cannot write {folder / 'attempt.json'}: the disk is full; "
+        "free disk space or pass --results on another disk, then run again"
+    )
+    assert list(folder.iterdir()) == []
+    assert any(Path(t).name.startswith(".attempt.json.") for t in temps)
+    assert not any(Path(t).exists() for t in temps)
