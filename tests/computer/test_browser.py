@@ -339,9 +339,7 @@ async def test_upload_of_a_missing_file_is_an_error_step(env: Env, tmp_path: Pat
         assert step.error == "no such file: nope.txt"
 
 
-async def test_upload_from_outside_the_scratch_folder_is_refused(
-    env: Env, tmp_path: Path
-) -> None:
+async def test_upload_from_outside_the_scratch_folder_is_refused(env: Env, tmp_path: Path) -> None:
     outside = tmp_path / "answer-key.yaml"
     outside.write_text("solution: []\n")
     async with computer(env, tmp_path, f"{LAB}/form") as comp:

@@ -8,14 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from proctor.records import AttemptRecord
 from proctor.runner import PlanItem, RunOptions, Worker, parse_arm, run_attempt
-from proctor.scenario import LoadedScenario, load_scenario
+from proctor.scenario import LoadedScenario, dump_scenario, load_scenario
 from proctor.world import Site, world_of
 from proctor.world._site import required
 
@@ -95,7 +94,7 @@ def write_scenario(folder: Path, sid: str, **fields: Any) -> LoadedScenario:
     }
     data.update(fields)
     path = folder / f"{sid}.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    path.write_text(dump_scenario(data), encoding="utf-8")
     return load_scenario(path, sites={"lab"})
 
 

@@ -38,7 +38,8 @@ from proctor.world import all_sites
 SHIPPED = sorted(SUITE_ROOT.glob("*/*.yaml"))
 SITES = frozenset(all_sites())
 LIMIT = 2.0
-"""Seconds one case may take, all three entry points together."""
+"""CPU seconds one case may take, all three entry points together (CPU time, not wall
+time, so that other work on a shared machine does not make the test flaky)."""
 WHOLE_FILE = "a scenario file must be a YAML mapping"
 """The one problem about the document as a whole, so with no field."""
 
@@ -297,7 +298,7 @@ def check(folder: Path, stem: str, raw: bytes) -> list[Problem]:
     case.mkdir()
     path = case / f"{stem}.yaml"
     path.write_bytes(raw)
-    started = time.perf_counter()
+    started = time.process_time()
     problems = problems_in(path, SITES)
     unlocated = [str(p) for p in problems if not located(p, path)]
     assert unlocated == []
@@ -317,7 +318,7 @@ def check(folder: Path, stem: str, raw: bytes) -> list[Problem]:
         assert problems
     else:
         assert problems == []
-    assert time.perf_counter() - started < LIMIT
+    assert time.process_time() - started < LIMIT
     return problems
 
 

@@ -166,14 +166,17 @@ def test_unknown_check_type_inside_all(tmp_path: Path) -> None:
     ]
 
 
-def test_name_beside_the_check_type_says_where_it_goes(tmp_path: Path) -> None:
-    path = write(tmp_path, edited("  - submitted:\n", "  - name: sent\n    submitted:\n"))
+@pytest.mark.parametrize(("key", "value"), [("name", "sent"), ("safety", "true")])
+def test_a_common_key_beside_the_check_type_says_where_it_goes(
+    tmp_path: Path, key: str, value: str
+) -> None:
+    path = write(tmp_path, edited("  - submitted:\n", f"  - {key}: {value}\n    submitted:\n"))
     assert problems_in(path, SITES) == [
         Problem(
             str(path),
-            "checks[0].name",
-            "unknown key 'name' beside the check type 'submitted'",
-            "put it inside the check's arguments: submitted: {name: ..., ...}",
+            f"checks[0].{key}",
+            f"unknown key {key!r} beside the check type 'submitted'",
+            f"put it inside the check's arguments: submitted: {{{key}: ..., ...}}",
         )
     ]
 

@@ -153,9 +153,9 @@ def test_the_shipped_suite_has_no_slips() -> None:
 )
 def test_checking_braces_is_linear(scenario: Edit, text: str, count: int) -> None:
     path = brief(scenario, text)
-    started = time.perf_counter()
+    started = time.process_time()
     problems = problems_in(path, SITES)
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
     assert len(problems) == count
     if count:  # the first five slips of one text, then one problem saying there are more
         assert problems[-1] == Problem(

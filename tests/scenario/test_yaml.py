@@ -8,16 +8,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 
 from proctor.errors import ScenarioError
-from proctor.scenario import Problem, load_catalog, load_scenario, problems_in
+from proctor.scenario import Problem, dump_scenario, load_catalog, load_scenario, problems_in
 from proctor.scenario._yaml import MAX_DEPTH, walk
 
 SITES = {"forms", "shop"}
 Edit = Callable[..., Path]
 NO_ALIASES = (
     "write the value out in full: anchors (&), aliases (*) and merge keys (<<) "
-    "are not allowed in a scenario"
+    "are not allowed in a scenario (a file written by yaml.dump from data that shares "
+    "objects has them: write it with proctor.scenario.dump_scenario)"
 )
 
 
@@ -37,9 +39,9 @@ def test_bomb_is_small() -> None:
 def test_alias_bomb_fails_fast_naming_the_line(tmp_path: Path) -> None:
     path = tmp_path / "bomb.yaml"
     path.write_text(bomb(), encoding="utf-8")
-    started = time.perf_counter()
+    started = time.process_time()
     problems = problems_in(path, SITES)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert problems == [Problem(str(path), "line 2, column 8", "YAML alias *a", NO_ALIASES)]
     assert elapsed < 0.5
 
@@ -47,9 +49,9 @@ def test_alias_bomb_fails_fast_naming_the_line(tmp_path: Path) -> None:
 def test_alias_bomb_inside_a_scenario_fails_fast(scenario: Edit) -> None:
     # the aliased list would reach pydantic as 9**7 strings
     path = scenario(("tier: local\n", "tier: local\ncapabilities: *g\n"), prepend=bomb(7))
-    started = time.perf_counter()
+    started = time.process_time()
     problems = problems_in(path, SITES)
-    assert time.perf_counter() - started < 0.5
+    assert time.process_time() - started < 0.5
     assert [(p.field, p.message) for p in problems] == [("line 2, column 8", "YAML alias *a")]
 
 
@@ -84,10 +86,10 @@ def test_an_anchor_no_alias_uses_is_harmless(scenario: Edit) -> None:
 
 def test_list_command_with_a_bomb_folder_fails_fast(tmp_path: Path) -> None:
     (tmp_path / "bomb.yaml").write_text(bomb(), encoding="utf-8")
-    started = time.perf_counter()
+    started = time.process_time()
     with pytest.raises(ScenarioError, match=r"bomb\.yaml: line 2, column 8: YAML alias \*a"):
         load_catalog([tmp_path], shipped=False)
-    assert time.perf_counter() - started < 0.5
+    assert time.process_time() - started < 0.5
 
 
 def test_walk_visits_each_shared_node_once() -> None:
@@ -95,9 +97,9 @@ def test_walk_visits_each_shared_node_once() -> None:
     node: list[object] = ["{x}"] * 9
     for _ in range(8):
         node = [node] * 9  # 9**9 strings when expanded
-    started = time.perf_counter()
+    started = time.process_time()
     walked = walk({"a": node})
-    assert time.perf_counter() - started < 0.1
+    assert time.process_time() - started < 0.1
     assert walked.braced == [("a" + "[0]" * 8 + f"[{i}]", "{x}") for i in range(9)]
 
 
@@ -163,9 +165,9 @@ def test_raw_control_character_gives_the_line(tmp_path: Path) -> None:
 
 def test_deep_nesting_is_rejected_before_validation(scenario: Edit) -> None:
     path = scenario(append="capabilities: " + "[" * 900 + "]" * 900 + "\n")
-    started = time.perf_counter()
+    started = time.process_time()
     problems = problems_in(path, SITES)
-    assert time.perf_counter() - started < 0.5
+    assert time.process_time() - started < 0.5
     assert problems == [
         Problem(
             str(path),
@@ -252,8 +254,30 @@ def test_long_values_are_cut_in_messages(scenario: Edit) -> None:
 
 def test_many_errors_are_reported_in_linear_time(scenario: Edit) -> None:
     path = scenario(append="judge: [" + ",".join(["1"] * 20_000) + "]\n")
-    started = time.perf_counter()
+    started = time.process_time()
     problems = problems_in(path, SITES)
-    assert time.perf_counter() - started < 3
+    assert time.process_time() - started < 3
     assert len(problems) == 20_000
     assert problems[-1].field == "judge[19999]"
+
+
+def test_dump_scenario_writes_shared_objects_out_so_the_loader_accepts_them(
+    tmp_path: Path,
+) -> None:
+    done = {"op": "done"}
+    data = {
+        "id": "shared",
+        "title": "Shared objects",
+        "brief": "Open {site.forms}.",
+        "tier": "local",
+        "category": "regression",
+        "world": {"sites": ["forms"]},
+        "checks": [{"requested": {"path": "/"}}],
+        "solution": [done],
+        "decoys": [{"name": "same", "steps": [done], "fails": ["requested"]}],
+    }
+    assert "*id001" in yaml.safe_dump(data)  # what a plain dump would write
+    path = tmp_path / "shared.yaml"
+    path.write_text(dump_scenario(data), encoding="utf-8")
+    loaded = load_scenario(path, sites={"forms"})
+    assert [a.op for a in loaded.scenario.decoys[0].steps] == ["done"]

@@ -6,11 +6,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from proctor.records import AttemptRecord
 from proctor.runner import PlanItem, Worker, parse_arm, run_attempt
-from proctor.scenario import LoadedScenario, load_scenario
+from proctor.scenario import LoadedScenario, dump_scenario, load_scenario
 from proctor.world import all_sites
 
 pytestmark = pytest.mark.browser
@@ -52,7 +51,7 @@ def _scenario(
         "decoys": [{"name": "none", "steps": [{"op": "done"}], "fails": ["submitted"]}],
     }
     path = folder / f"{sid}.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    path.write_text(dump_scenario(data), encoding="utf-8")
     return load_scenario(path, sites=set(all_sites()))
 
 

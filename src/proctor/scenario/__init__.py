@@ -14,7 +14,6 @@ from proctor.scenario._loader import LoadedScenario, Problem, load_scenario, pro
 from proctor.scenario._placeholders import resolve, substitute
 from proctor.scenario._schema import scenario_schema, scenario_schema_json
 from proctor.scenario._spec import (
-    TIERS,
     BrowserWorld,
     Decoy,
     FileSeed,
@@ -31,6 +30,8 @@ from proctor.scenario._user import (
     User,
     VaultItem,
 )
+from proctor.scenario._yaml import dump_scenario
+from proctor.vocab import TIERS
 
 __all__ = [
     "CHECK_MODELS",
@@ -60,6 +61,7 @@ __all__ = [
     "check_args",
     "check_kind",
     "check_name",
+    "dump_scenario",
     "load_catalog",
     "load_scenario",
     "problems_in",

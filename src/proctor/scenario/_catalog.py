@@ -8,7 +8,7 @@ from pathlib import Path
 
 from proctor.errors import ScenarioError
 from proctor.scenario._loader import LoadedScenario, Problem, try_load
-from proctor.scenario._spec import TIERS
+from proctor.vocab import TIERS
 
 SUITE_ROOT = Path(__file__).resolve().parent.parent / "suite"
 

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from proctor.computer.actions import ACTION_TYPES
 from proctor.errors import ScenarioError
-from proctor.scenario._checks import CHECK_TYPES
+from proctor.scenario._checks import CHECK_TYPES, COMMON_KEYS
 from proctor.scenario._files import GENERATE_KINDS
 from proctor.scenario._placeholders import placeholder_issues
 from proctor.scenario._spec import Scenario, SpecIssue, SpecIssues, short_repr
@@ -274,10 +274,10 @@ def _hint_for(err: dict[str, Any], loc: tuple[str | int, ...], data: Any) -> tup
         if len(loc) >= 2 and isinstance(loc[-2], int) and loc[0] == "checks":
             node = _value_at(loc[:-1], data)
             kinds = [k for k in node if k in CHECK_TYPES] if isinstance(node, dict) else []
-            if key == "name" and kinds:
+            if key in COMMON_KEYS and kinds:
                 return (
-                    f"unknown key 'name' beside the check type {kinds[0]!r}",
-                    f"put it inside the check's arguments: {kinds[0]}: {{name: ..., ...}}",
+                    f"unknown key {key!r} beside the check type {kinds[0]!r}",
+                    f"put it inside the check's arguments: {kinds[0]}: {{{key}: ..., ...}}",
                 )
             guess = _closest(key, CHECK_TYPES)
             return (

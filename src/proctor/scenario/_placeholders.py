@@ -104,10 +104,15 @@ class _Checker:
             + ", ".join(f"{{{o}}}" for o in self.options)
             + "; write {{ and }} for literal braces"
         )
+        self.guesses: dict[str, str] = {}  # a file repeats its slips; difflib is the cost
+
+    def guess(self, name: str) -> str:
+        if name not in self.guesses:
+            self.guesses[name] = name if name in self.options else _closest(name, self.options)
+        return self.guesses[name]
 
     def slip(self, field: str, snippet: str, reason: str, ident: str) -> SpecIssue:
-        name = ident.strip().strip(".")
-        guess = name if name in self.options else _closest(name, self.options)
+        guess = self.guess(ident.strip().strip("."))
         hint = (f"did you mean {{{guess}}}? " if guess else "") + self.grammar
         return SpecIssue(field, f"malformed placeholder {short_repr(snippet)}: {reason}", hint)
 
@@ -122,7 +127,7 @@ class _Checker:
                 if guess
                 else f"add {short_repr(site)} to world.sites",
             )
-        guess = _closest(name, self.options)
+        guess = self.guess(name)
         return SpecIssue(
             field,
             f"unknown placeholder {{{_cut(name)}}}",

@@ -22,12 +22,10 @@ from proctor.scenario._files import (
     tree_entries,
 )
 from proctor.scenario._user import User
+from proctor.vocab import Category, Evidence, Tier
 
-Tier = Literal["local", "model", "live", "desktop"]
-Category = Literal["regression", "capability"]
 Status = Literal["scored", "calibrating", "gap"]
 Driver = Literal["direct", "loop"]
-TIERS: tuple[Tier, ...] = ("local", "model", "live", "desktop")
 
 
 class SpecIssue(NamedTuple):
@@ -213,9 +211,6 @@ class Decoy(_Spec):
                 "steps (0-based)"
             )
         return self
-
-
-Evidence = Literal["page_text", "answer", "url", "files", "submissions"]
 
 
 def _default_evidence() -> list[Evidence]:

@@ -43,7 +43,22 @@ _KEY_HINT = (
     "quote it: YAML reads unquoted numbers, dates, null and yes/no/on/off/true/false as other types"
 )
 _NO_ALIASES = "write the value out in full: anchors (&), aliases (*) and merge keys (<<) "
-_NO_ALIASES += "are not allowed in a scenario"
+_NO_ALIASES += "are not allowed in a scenario (a file written by yaml.dump from data that "
+_NO_ALIASES += "shares objects has them: write it with proctor.scenario.dump_scenario)"
+
+
+class _NoAliasDumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def dump_scenario(data: Any) -> str:
+    """A scenario as YAML the loader accepts: keys in order, shared objects written out.
+
+    ``yaml.safe_dump`` writes an object that appears twice as an anchor and an
+    alias, which scenario files may not hold (see above); this writes it twice.
+    """
+    return yaml.dump(data, Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True)
 
 
 class YamlProblem(Exception):
