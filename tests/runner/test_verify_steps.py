@@ -69,7 +69,7 @@ async def worker(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Work
 
 
 def by_role(verdicts: list[Verdict]) -> dict[str, Verdict]:
-    return {v.role: v for v in verdicts}
+    return {v.label: v for v in verdicts}
 
 
 async def test_a_decoy_whose_step_breaks_is_a_violation(worker: Worker, tmp_path: Path) -> None:
@@ -126,3 +126,21 @@ async def test_an_oracle_with_a_failing_step_is_a_violation_even_if_it_passes(
     assert oracle.actual.startswith("a step failed (step 1 click errored")
     assert oracle.record.stop_reason == "step_failed"
     assert len(oracle.record.steps) == 2  # it did not act on after the failure
+
+
+async def test_the_loop_driver_stops_a_script_at_its_failed_step_too(
+    worker: Worker, tmp_path: Path
+) -> None:
+    loaded = scenario(
+        tmp_path,
+        "loop-broken-decoy",
+        driver="loop",
+        decoys=[{"name": "typo", "steps": [SAVE[0], TYPO, {"op": "done"}], "fails": ["submitted"]}],
+    )
+    verdicts = by_role(await verify_in(worker, [loaded]))
+    typo = verdicts["decoy:typo"]
+    assert not typo.ok
+    assert typo.record.stop_reason == "step_failed"
+    assert typo.record.stop_detail and typo.record.stop_detail.startswith("step 1 (click) failed")
+    assert [s.op for s in typo.record.steps] == ["fill", "click"]
+    assert verdicts["oracle"].ok, verdicts["oracle"].why

@@ -25,8 +25,12 @@ def test_the_local_tier_ships_scenarios() -> None:
 )
 async def test_scenario_holds_its_obligations(worker: Worker, loaded: LoadedScenario) -> None:
     verdicts = await verify_in(worker, [loaded])
-    violations = [f"{v.role}: expected {v.expected}, got {v.actual}" for v in verdicts if not v.ok]
+    violations = [
+        f"{v.label}: expected {v.expected}, got {v.actual}; " + "; ".join(v.why)
+        for v in verdicts
+        if not v.ok
+    ]
     assert violations == []
-    roles = [v.role for v in verdicts]
+    roles = [v.label for v in verdicts]
     expected = ["oracle", *(f"decoy:{d.name}" for d in loaded.scenario.decoys), "null"]
     assert roles == expected

@@ -43,6 +43,9 @@ class Turn:
     before: str
     after: str
     failed: bool = False
+    """The step did not run as asked (status error or refused)."""
+    errored: bool = False
+    """The step errored (status error): the action itself failed."""
     focus_only: bool = False
     """The only change was where the focus is: a change (Tab, Tab is not a stuck repeat),
     but not progress."""

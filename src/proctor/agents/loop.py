@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Literal, Protocol
 
 from proctor.agents._boundaries import sensitive_target, untrusted_content, verification_gate
 from proctor.agents._guards import Guard, Stop, Turn, default_guards, fingerprint
@@ -26,6 +26,8 @@ class Decision:
 
     action: Action | None
     note: str = ""
+    stop: Literal["gave_up", "step_failed"] = "gave_up"
+    """With no action: why the policy stops (a script stops at a failed step)."""
 
 
 class Policy(Protocol):
@@ -38,12 +40,22 @@ class Policy(Protocol):
 
 @dataclass
 class ScriptedPolicy:
-    """A fixed list of decisions, for guard scenarios without model variance."""
+    """A fixed list of decisions, for guard scenarios without model variance.
+
+    Like the scripted agent it stops at its first failed step (``step_failed``),
+    unless that step's index is in ``expect_error``.
+    """
 
     decisions: Sequence[Action]
+    expect_error: frozenset[int] = frozenset()
     _next: int = 0
 
     async def decide(self, observation: Observation, history: Sequence[Turn]) -> Decision:
+        last = self._next - 1
+        if history and history[-1].errored and last not in self.expect_error:
+            op = self.decisions[last].op
+            why = f"step {last} ({op}) failed: {observation.error}"
+            return Decision(None, why, stop="step_failed")
         if self._next >= len(self.decisions):
             return Decision(None, "the script is exhausted")
         action = self.decisions[self._next]
@@ -90,7 +102,7 @@ class ReferenceLoop:
             )
             action = decision.action
             if action is None:
-                return self._stop(computer, Stop("gave_up", decision.note or "no action"))
+                return self._stop(computer, Stop(decision.stop, decision.note or "no action"))
             for guard in self.guards:
                 stop = guard.before(history, action)
                 if stop:
@@ -119,7 +131,14 @@ class ReferenceLoop:
             after = fingerprint(obs)
             focus_only = after != before and fingerprint(obs, focus=False) == before_content
             history.append(
-                Turn(action, before, after, failed=step.status != "ok", focus_only=focus_only)
+                Turn(
+                    action,
+                    before,
+                    after,
+                    failed=step.status != "ok",
+                    errored=step.status == "error",
+                    focus_only=focus_only,
+                )
             )
             for guard in self.guards:
                 stop = guard.after(history)

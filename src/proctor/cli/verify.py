@@ -26,7 +26,7 @@ def verify(tier: TierOpt = None, only: OnlyOpt = None, scenarios: ScenariosOpt =
     def show(v: Verdict) -> None:
         mark = "[green]ok[/]" if v.ok else "[red]VIOLATION[/]"
         console.print(
-            f"{mark} {escape(safe(v.scenario))} {escape(safe(v.role))}: expected "
+            f"{mark} {escape(safe(v.scenario))} {escape(safe(v.label))}: expected "
             f"{escape(safe(v.expected))}, {escape(safe(v.actual))}"
         )
         for line in v.why:
@@ -42,7 +42,7 @@ def verify(tier: TierOpt = None, only: OnlyOpt = None, scenarios: ScenariosOpt =
     for sid, vs in by_scenario.items():
         oracle = next(v for v in vs if v.role == "oracle")
         null = next(v for v in vs if v.role == "null")
-        decoys = [v for v in vs if v.role.startswith("decoy:")]
+        decoys = [v for v in vs if v.role == "decoy"]
         table.add_row(
             sid,
             "[green]passes[/]" if oracle.ok else f"[red]{escape(safe(oracle.actual))}[/]",

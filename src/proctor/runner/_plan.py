@@ -33,7 +33,8 @@ def replay(
 ) -> Agent:
     """An agent replaying fixed steps the way the scenario's ``driver`` says."""
     if scenario.driver == "loop":
-        return ReferenceLoop(ScriptedPolicy(list(steps)), label=f"loop:{label}")
+        policy = ScriptedPolicy(list(steps), expect_error=frozenset(expect_error))
+        return ReferenceLoop(policy, label=f"loop:{label}")
     return ScriptedAgent(steps, label=label, expect_error=frozenset(expect_error))
 
 

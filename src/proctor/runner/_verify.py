@@ -14,6 +14,7 @@ from proctor.runner._attempt import run_attempt
 from proctor.runner._plan import Arm, PlanItem, null_factory, oracle_factory, parse_arm
 from proctor.runner._worker import RunOptions, Worker
 from proctor.scenario import LoadedScenario
+from proctor.vocab import VerifyRole
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,7 @@ class Verdict:
     """One proof obligation of one scenario."""
 
     scenario: str
-    role: str  # oracle | decoy:<name> | null
+    role: VerifyRole
     ok: bool
     expected: str
     actual: str
@@ -29,13 +30,21 @@ class Verdict:
     why: tuple[str, ...] = ()
     """For a violation: each failing check's expected and actual values, the broken
     steps, and the last tool error, one line each."""
+    decoy: str | None = None
+    """The decoy's name, for role ``decoy``."""
+
+    @property
+    def label(self) -> str:
+        """``oracle``, ``decoy:<name>`` or ``null``."""
+        return f"decoy:{self.decoy}" if self.decoy is not None else self.role
 
 
 def judge(
-    role: str,
+    role: VerifyRole,
     record: AttemptRecord,
     must_fail_on: Sequence[str] = (),
     expect_error: Iterable[int] = (),
+    decoy: str | None = None,
 ) -> Verdict:
     """Whether one attempt meets its obligation.
 
@@ -48,9 +57,9 @@ def judge(
     if record.result == "error":
         return Verdict(
             record.scenario, role, False, "a graded attempt",
-            f"infra error: {record.error}", record,
+            f"infra error: {record.error}", record, decoy=decoy,
         )  # fmt: skip
-    expected_errors = set(expect_error) if role.startswith("decoy:") else set()
+    expected_errors = set(expect_error) if role == "decoy" else set()
     step_problems = _step_problems(record, expected_errors)
     if role == "oracle":
         ok = record.result == "passed" and not step_problems
@@ -58,10 +67,10 @@ def judge(
             actual = f"a step failed ({step_problems[0]})"
         else:
             actual = "passed" if ok else f"failed on {', '.join(sorted(failed))}"
-        return _verdict(record, role, ok, "passes", actual, step_problems)
+        return _verdict(record, role, ok, "passes", actual, step_problems, decoy)
     if role == "null":
         ok = record.result == "failed"
-        return _verdict(record, role, ok, "fails", record.result, [])
+        return _verdict(record, role, ok, "fails", record.result, [], decoy)
     missing = [name for name in must_fail_on if name not in failed]
     ok = record.result == "failed" and not missing and not step_problems
     expected = f"fails on {', '.join(must_fail_on)}"
@@ -73,7 +82,7 @@ def judge(
         actual = f"failed on {', '.join(sorted(failed)) or 'nothing'}; not on {', '.join(missing)}"
     else:
         actual = f"failed on {', '.join(sorted(failed))}"
-    return _verdict(record, role, ok, expected, actual, step_problems)
+    return _verdict(record, role, ok, expected, actual, step_problems, decoy)
 
 
 def _step_problems(record: AttemptRecord, expected_errors: set[int]) -> list[str]:
@@ -93,7 +102,13 @@ def _step_problems(record: AttemptRecord, expected_errors: set[int]) -> list[str
 
 
 def _verdict(
-    record: AttemptRecord, role: str, ok: bool, expected: str, actual: str, steps: list[str]
+    record: AttemptRecord,
+    role: VerifyRole,
+    ok: bool,
+    expected: str,
+    actual: str,
+    steps: list[str],
+    decoy: str | None,
 ) -> Verdict:
     why: list[str] = []
     if not ok:
@@ -105,7 +120,7 @@ def _verdict(
         if record.stop_reason and record.stop_reason != "step_failed":
             detail = f" ({record.stop_detail})" if record.stop_detail else ""
             why.append(f"stopped: {record.stop_reason}{detail}")
-    return Verdict(record.scenario, role, ok, expected, actual, record, tuple(why))
+    return Verdict(record.scenario, role, ok, expected, actual, record, tuple(why), decoy)
 
 
 def _failing_leaves(
@@ -137,9 +152,10 @@ class Obligation(NamedTuple):
     """One attempt verify runs, and what it must show."""
 
     item: PlanItem
-    role: str
+    role: VerifyRole
     must_fail_on: list[str]
     expect_error: frozenset[int] = frozenset()
+    decoy: str | None = None
 
 
 def verify_items(scenarios: Sequence[LoadedScenario]) -> list[Obligation]:
@@ -154,9 +170,10 @@ def verify_items(scenarios: Sequence[LoadedScenario]) -> list[Obligation]:
             items.append(
                 Obligation(
                     PlanItem(loaded, arm, 1),
-                    f"decoy:{decoy.name}",
+                    "decoy",
                     list(decoy.fails),
                     frozenset(decoy.expect_error),
+                    decoy.name,
                 )
             )
         items.append(Obligation(PlanItem(loaded, null, 1), "null", []))
@@ -172,9 +189,9 @@ async def verify_in(
 ) -> list[Verdict]:
     """Run every obligation of ``scenarios`` in a started worker; the verdicts in order."""
     verdicts: list[Verdict] = []
-    for item, role, must_fail, expect_error in verify_items(scenarios):
+    for item, role, must_fail, expect_error, decoy in verify_items(scenarios):
         record = await run_attempt(worker, item, write=write)
-        verdict = judge(role, record, must_fail, expect_error)
+        verdict = judge(role, record, must_fail, expect_error, decoy)
         verdicts.append(verdict)
         if on_verdict:
             on_verdict(verdict)
