@@ -308,7 +308,9 @@ async def test_agent_navigations_out_of_the_world_are_refused_and_logged(
         ("offworld", "http://198."),
         ("offworld", "http://127."),
     ]
-    assert not (tmp_path / "output").exists()  # nothing was "downloaded" from the disk
+    # nothing was "downloaded" from the disk into the scratch folder
+    assert list(record.end_state.files) == [], record.end_state.files
+    assert not any("downloads" in s.facts for s in record.steps)
 
 
 async def test_browser_reaches_nothing_but_the_fixture_server(
@@ -346,8 +348,10 @@ async def test_browser_reaches_nothing_but_the_fixture_server(
     assert out == [], out  # nothing but the fixture server was reached
     assert any((c.address, c.port) == fixture for c in calls), "the trace saw no traffic"
     assert listener.hits == []  # and nothing reached this process's network
-    kinds = {r.refused for r in record.end_state.requests if r.refused}
-    assert {"websocket", "offworld"} <= kinds, kinds
+    refused = {(r.refused, r.url) for r in record.end_state.requests if r.refused}
+    assert ("websocket", f"ws://127.0.0.1:{listener.port}/") in refused, refused
+    assert ("offworld", f"http://127.0.0.1:{listener.port}/leak") in refused, refused
+    assert ("offworld", f"http://{OUTSIDE[2]}/leak") in refused, refused
 
 
 async def test_a_scenario_may_allow_data_pages(worker: Worker, tmp_path: Path) -> None:
