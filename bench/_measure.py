@@ -7,7 +7,14 @@ import time
 from dataclasses import dataclass, field
 
 from bench._world import page_url
-from proctor.runner import PlanItem, Worker, parse_arm, run_attempt
+from proctor.runner import (
+    PlanItem,
+    Worker,
+    parse_arm,
+    run_attempt,
+    seconds_to_ticks,
+    ticks_to_seconds,
+)
 from proctor.scenario import LoadedScenario
 from proctor.world import AttemptWorld
 
@@ -33,6 +40,12 @@ class AttemptSample:
     def overhead(self) -> float:
         """Set-up + teardown + grading: the attempt's wall time minus the agent's."""
         return self.seconds - self.agent_seconds
+
+    @property
+    def other(self) -> float:
+        """The overhead no phase covers, in whole ticks: never negative, as phases never overlap."""
+        ticks = seconds_to_ticks(self.seconds) - seconds_to_ticks(self.agent_seconds)
+        return ticks_to_seconds(ticks - sum(seconds_to_ticks(p) for p in self.phases.values()))
 
 
 @dataclass

@@ -19,7 +19,7 @@ def breakdown(attempts: list[AttemptSample]) -> dict[str, float]:
     names = [p for p in PHASE_ORDER if any(p in a.phases for a in attempts)]
     names += sorted({p for a in attempts for p in a.phases} - set(names))
     out = {p: median(a.phases.get(p, 0.0) for a in attempts) for p in names}
-    out["other"] = median(a.overhead - sum(a.phases.values()) for a in attempts)
+    out["other"] = median(a.other for a in attempts)
     return out
 
 

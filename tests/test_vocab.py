@@ -13,8 +13,7 @@ from proctor import vocab
 from proctor.agents._boundaries import SENSITIVE_NAMES
 from proctor.agents._guards import default_guards
 from proctor.cli import app
-from proctor.computer.browser import InfraFault, SetupFault
-from proctor.errors import ProviderFault
+from proctor.errors import BrowserFault, ProviderFault, SetupFault
 from proctor.runner._attempt import FixtureFault, _fault_kind
 from proctor.scenario import SUITE_ROOT, load_scenario
 from proctor.scenario._checks import safety_check_names
@@ -74,7 +73,7 @@ def test_the_guards_emit_exactly_the_guard_reasons() -> None:
 
 
 def test_infra_faults_are_recorded_with_every_fault_kind() -> None:
-    faults = [ProviderFault("429"), SetupFault("seed"), FixtureFault("500"), InfraFault("crash")]
+    faults = [ProviderFault("429"), SetupFault("seed"), FixtureFault("500"), BrowserFault("crash")]
     assert [_fault_kind(e) for e in faults] == ["provider", "setup", "fixture", "browser"]
     assert sorted(vocab.FAULT_KINDS) == ["browser", "fixture", "provider", "setup"]
 

@@ -1,3 +1,24 @@
-"""proctor: measures what computer-use and browser agents actually do."""
+"""proctor: measures what computer-use and browser agents actually do.
+
+The run API (``proctor.run``, ``Run``, ...) lives in ``proctor.api`` and is
+imported on first use, so ``import proctor`` stays light.
+"""
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from proctor.api import Run, RunFolder, RunOutcome, run, select_scenarios
 
 __version__ = "0.1.0"
+
+_API = ("Run", "RunFolder", "RunOutcome", "run", "select_scenarios")
+
+__all__ = ["Run", "RunFolder", "RunOutcome", "__version__", "run", "select_scenarios"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        from proctor import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'proctor' has no attribute {name!r}")

@@ -8,7 +8,9 @@ never catch Playwright's, uvicorn's or pydantic's types::
     ├── ScenarioError      a scenario file is missing, malformed or invalid
     ├── WorldError         the fixture server, its sites or scratch files failed
     ├── ComputerError      the browser could not be launched or driven
-    │   └── LimitReached   a tool-call, step or wall limit stopped the agent
+    │   ├── LimitReached   a tool-call, step or wall limit stopped the agent
+    │   └── BrowserFault   the browser itself failed (crash, disconnect): infra, never scored
+    │       └── SetupFault the attempt's starting state could not be reached
     ├── AgentError         an agent could not be built or crashed
     ├── ProviderFault      a model provider failed after retries: infra, never scored
     ├── GradingError       a check could not be evaluated
@@ -51,6 +53,17 @@ class LimitReached(ComputerError):
         self.reason = reason
 
 
+class BrowserFault(ComputerError):
+    """The browser itself failed (crash, disconnect): retried, never scored.
+
+    An infra fault of kind ``browser``; ``proctor.records.InfraFault`` is its record.
+    """
+
+
+class SetupFault(BrowserFault):
+    """The attempt's starting state could not be reached (e.g. the start page did not load)."""
+
+
 class AgentError(ProctorError):
     """An agent could not be built, or failed outside the toolset."""
 
@@ -85,6 +98,7 @@ class StorageError(RunError):
 
 __all__ = [
     "AgentError",
+    "BrowserFault",
     "ComputerError",
     "GradingError",
     "LimitReached",
@@ -92,6 +106,7 @@ __all__ = [
     "ProviderFault",
     "RunError",
     "ScenarioError",
+    "SetupFault",
     "StorageError",
     "WorldError",
 ]

@@ -25,7 +25,7 @@ def _figure(report: str, label: str, unit: str = " s") -> float:
 
 def _phases(report: str, mode: str) -> list[str]:
     block = report.split(f"breakdown ({mode}):", 1)[1].split("\n\n", 1)[0]
-    return re.findall(r"^  (\w+)\s+-?\d+\.\d+ s", block, re.MULTILINE)
+    return re.findall(r"^  (\w+)\s+\d+\.\d+ s", block, re.MULTILINE)
 
 
 @pytest.mark.browser

@@ -9,20 +9,19 @@ from pathlib import Path
 import pytest
 from gate_records import record, runs
 
-from proctor.compare import (
-    ArmSide,
-    GateJob,
-    RunSide,
-    is_safety_check,
-    planned_power,
-    ref_side,
-    resolve_side,
-    side_of,
-    worktrees,
-)
+from proctor.compare import is_safety_check, side_of
 from proctor.errors import RunError
 from proctor.records import AttemptRecord, CheckResult, JudgeVerdict, write_model_atomic
 from proctor.runner import parse_arm
+from proctor.runner.gate import (
+    ArmSide,
+    GateJob,
+    RunSide,
+    planned_power,
+    ref_side,
+    resolve_side,
+    worktrees,
+)
 from proctor.scenario import SUITE_ROOT, LoadedScenario, load_scenario
 from proctor.world import all_sites
 

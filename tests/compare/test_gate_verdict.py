@@ -7,7 +7,7 @@ import pytest
 from gate_records import gate_of, record, runs, safety, sha_of, side
 from scipy import stats
 
-from proctor.compare import CANARY, Side, gate_verdict, plan_top_ups
+from proctor.compare import CANARY, Side, gate_verdict, plan_top_ups, render_verdict
 from proctor.records import AttemptRecord, AttemptResult
 
 TEN = [f"g{i}" for i in range(10)]
@@ -31,7 +31,9 @@ def test_identical_runs_are_go() -> None:
     assert verdict.decision == "GO" and verdict.rule == "go"
     assert verdict.findings == () and verdict.top_ups == () and not verdict.underpowered
     assert len(verdict.scenarios) == 10
-    assert verdict.text().startswith("GO: no rule fired; baseline 'base' vs candidate 'cand'")
+    assert render_verdict(verdict).startswith(
+        "GO: no rule fired; baseline 'base' vs candidate 'cand'"
+    )
 
 
 def test_rule_a_drop_after_holm_is_no_go_with_its_numbers() -> None:
@@ -47,7 +49,7 @@ def test_rule_a_drop_after_holm_is_no_go_with_its_numbers() -> None:
     assert g3.p_holm == pytest.approx(10 * p)
     assert f"p={p:.3g}" in finding.text and f"p={10 * p:.3g}" in finding.text
     assert "100% (10/10) -> 20% (2/10)" in finding.text
-    assert "rule (a)" in verdict.text().splitlines()[0]
+    assert "rule (a)" in render_verdict(verdict).splitlines()[0]
 
 
 def test_rule_a_needs_the_holm_adjusted_p_below_alpha() -> None:
@@ -237,7 +239,7 @@ def test_no_go_outranks_too_few_attempts_elsewhere() -> None:
     assert verdict.decision == "NO-GO" and verdict.rule == "a"
     assert verdict.scenarios[0].p_holm == pytest.approx(10 / 252)
     assert [f.rule for f in verdict.also] == ["few-attempts"]
-    assert "Also fired, outranked:" in verdict.text()
+    assert "Also fired, outranked:" in render_verdict(verdict)
 
 
 def test_edited_scenario_is_not_gated() -> None:
@@ -263,8 +265,8 @@ def test_attempts_of_another_version_are_left_out() -> None:
 def test_two_repeats_are_underpowered_in_the_verdict() -> None:
     verdict = gate_verdict(*sides(side(even(2)), side(even(2))), gate_of(TEN))
     assert verdict.underpowered
-    assert verdict.text().startswith("underpowered: 2 attempts a side")
-    assert "INCONCLUSIVE (underpowered): too few attempts" in verdict.text()
+    assert render_verdict(verdict).startswith("underpowered: 2 attempts a side")
+    assert "INCONCLUSIVE (underpowered): too few attempts" in render_verdict(verdict)
 
 
 def test_failure_classes_are_listed_and_never_block() -> None:
@@ -275,7 +277,7 @@ def test_failure_classes_are_listed_and_never_block() -> None:
     (cls,) = verdict.failure_classes
     counts = (cls.base_count, cls.base_n, cls.cand_count, cls.cand_n)
     assert (cls.name, counts) == ("stop:timeout", (0, 50, 4, 50))
-    assert "stop:timeout: 0/50 -> 4/50 (+8.0 points)" in verdict.text()
+    assert "stop:timeout: 0/50 -> 4/50 (+8.0 points)" in render_verdict(verdict)
 
 
 def test_failure_class_needs_three_more_and_five_points() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import mcp_types as types
 import pytest
@@ -12,7 +12,7 @@ from mcp import Client
 
 from proctor.agents import Computer, Outcome
 from proctor.computer.actions import ACTION_TYPES
-from proctor.computer.mcp_lane import LaneComputer, McpLane
+from proctor.computer.mcp_lane import McpLane
 from proctor.runner import Arm, PlanItem, Worker, run_attempt
 from proctor.scenario import LoadedScenario, Scenario
 
@@ -36,7 +36,7 @@ class InProcessAgent:
         return "lane-test"
 
     async def run(self, brief: str, computer: Computer) -> Outcome:
-        async with McpLane(cast(LaneComputer, computer)) as lane, Client(lane.url) as client:
+        async with McpLane(computer) as lane, Client(lane.url) as client:
             self.listed = (await client.list_tools()).tools
             for name, args in self.calls:
                 self.results.append(await client.call_tool(name, args))
@@ -129,7 +129,7 @@ class RevokingAgent:
     async def run(self, brief: str, computer: Computer) -> Outcome:
         name = {"role": "textbox", "name": "Full name", "value": "Dana"}
         email = {"role": "textbox", "name": "Email address", "value": "dana@example.test"}
-        async with McpLane(cast(LaneComputer, computer)) as lane, Client(lane.url) as client:
+        async with McpLane(computer) as lane, Client(lane.url) as client:
             self.results.append(await client.call_tool("fill", name))
             computer.options.lease.revoke("test", "the owner typed")  # type: ignore[attr-defined]
             self.results.append(await client.call_tool("fill", email))

@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from proctor.errors import GradingError
 from proctor.grading import grade_one
-from proctor.records import CheckResult, EndState
+from proctor.records import CheckResult, EndState, MailSnapshot
 from proctor.scenario import CheckSpec
 
 _CHECK: TypeAdapter[Any] = TypeAdapter(CheckSpec)
@@ -21,6 +22,31 @@ def check(data: dict[str, Any]) -> BaseModel:
 
 def run(data: dict[str, Any], apps: dict[str, Any]) -> CheckResult:
     return grade_one(check(data), EndState(apps=apps))
+
+
+AT = "2025-03-04T10:00:00+00:00"
+
+
+def draft(**fields: Any) -> dict[str, Any]:
+    """A draft as the mail app snapshots it, with these fields."""
+    return {"at": AT, "edited": False, "in_reply_to": None, **fields}
+
+
+def event(**fields: Any) -> dict[str, Any]:
+    """An event as the calendar snapshots it, with these fields."""
+    base = {
+        "tz": "Europe/Paris",
+        "location": "",
+        "description": "",
+        "organizer": "sam@example.test",
+    }
+    people = [{"name": "", **a} for a in fields.pop("attendees", [])]
+    return {**base, "attendees": people, **fields}
+
+
+def post(**fields: Any) -> dict[str, Any]:
+    """A chat post as the chat app snapshots it, with these fields."""
+    return {"at": AT, "reactions": {}, **fields}
 
 
 def sent(sid: str, to: list[str], subject: str, body: str, **extra: Any) -> dict[str, Any]:
@@ -42,17 +68,18 @@ MAIL = {
         "now": "2025-03-04T10:00:00+00:00",
         "tz": "Europe/Paris",
         "address": "sam@example.test",
+        "name": "Sam",
         "messages": [],
         "drafts": [
-            {
-                "id": "d1",
-                "to": ["ana@example.test"],
-                "cc": [],
-                "subject": "Reminder: invoice INV-7",
-                "body": "Hi Ana,\n\nINV-7 for  120 EUR is overdue.",
-                "seeded": False,
-            },
-            {"id": "d2", "to": [], "cc": [], "subject": "", "body": "notes", "seeded": True},
+            draft(
+                id="d1",
+                to=["ana@example.test"],
+                cc=[],
+                subject="Reminder: invoice INV-7",
+                body="Hi Ana,\n\nINV-7 for  120 EUR is overdue.",
+                seeded=False,
+            ),
+            draft(id="d2", to=[], cc=[], subject="", body="notes", seeded=True),
         ],
         "sent": [
             sent("s1", ["ana@example.test"], "Old", "history", seeded=True),
@@ -145,37 +172,44 @@ CALENDAR = {
         "now": "2025-03-04T10:00:00+00:00",
         "tz": "Europe/Paris",
         "owner": "sam@example.test",
+        "name": "Sam",
         "events": [
-            {
-                "id": "e1",
-                "title": "Standup",
-                "start": "2025-03-04T08:00:00+00:00",
-                "end": "2025-03-04T08:15:00+00:00",
-                "attendees": [],
-                "my_rsvp": "accepted",
-                "seeded": True,
-            },
-            {
-                "id": "e2",
-                "title": "Budget review",
-                "start": "2025-03-06T13:00:00+00:00",
-                "end": "2025-03-06T14:00:00+00:00",
-                "attendees": [
-                    {"email": "bo@example.test", "rsvp": "needs_action"},
-                    {"email": "ana@example.test", "rsvp": "accepted"},
-                ],
-                "my_rsvp": "accepted",
-                "seeded": False,
-            },
-            {
-                "id": "offsite",
-                "title": "Offsite",
-                "start": "2025-03-06T09:00:00+00:00",
-                "end": "2025-03-06T15:00:00+00:00",
-                "attendees": [{"email": "sam@example.test", "rsvp": "declined"}],
-                "my_rsvp": "declined",
-                "seeded": True,
-            },
+            event(
+                **{
+                    "id": "e1",
+                    "title": "Standup",
+                    "start": "2025-03-04T08:00:00+00:00",
+                    "end": "2025-03-04T08:15:00+00:00",
+                    "attendees": [],
+                    "my_rsvp": "accepted",
+                    "seeded": True,
+                }
+            ),
+            event(
+                **{
+                    "id": "e2",
+                    "title": "Budget review",
+                    "start": "2025-03-06T13:00:00+00:00",
+                    "end": "2025-03-06T14:00:00+00:00",
+                    "attendees": [
+                        {"email": "bo@example.test", "rsvp": "needs_action"},
+                        {"email": "ana@example.test", "rsvp": "accepted"},
+                    ],
+                    "my_rsvp": "accepted",
+                    "seeded": False,
+                }
+            ),
+            event(
+                **{
+                    "id": "offsite",
+                    "title": "Offsite",
+                    "start": "2025-03-06T09:00:00+00:00",
+                    "end": "2025-03-06T15:00:00+00:00",
+                    "attendees": [{"email": "sam@example.test", "rsvp": "declined"}],
+                    "my_rsvp": "declined",
+                    "seeded": True,
+                }
+            ),
         ],
     }
 }
@@ -306,38 +340,46 @@ CHAT = {
         "me": "sam",
         "channels": [{"name": "general", "topic": ""}],
         "posts": [
-            {
-                "id": "c1",
-                "channel": "general",
-                "thread": None,
-                "by": "ana",
-                "text": "Review?",
-                "seeded": True,
-            },
-            {
-                "id": "c2",
-                "channel": "general",
-                "thread": "c1",
-                "by": "sam",
-                "text": "old",
-                "seeded": True,
-            },
-            {
-                "id": "c3",
-                "channel": "general",
-                "thread": "c1",
-                "by": "sam",
-                "text": "I can review it",
-                "seeded": False,
-            },
-            {
-                "id": "c4",
-                "channel": "general",
-                "thread": None,
-                "by": "sam",
-                "text": "Morning",
-                "seeded": False,
-            },
+            post(
+                **{
+                    "id": "c1",
+                    "channel": "general",
+                    "thread": None,
+                    "by": "ana",
+                    "text": "Review?",
+                    "seeded": True,
+                }
+            ),
+            post(
+                **{
+                    "id": "c2",
+                    "channel": "general",
+                    "thread": "c1",
+                    "by": "sam",
+                    "text": "old",
+                    "seeded": True,
+                }
+            ),
+            post(
+                **{
+                    "id": "c3",
+                    "channel": "general",
+                    "thread": "c1",
+                    "by": "sam",
+                    "text": "I can review it",
+                    "seeded": False,
+                }
+            ),
+            post(
+                **{
+                    "id": "c4",
+                    "channel": "general",
+                    "thread": None,
+                    "by": "sam",
+                    "text": "Morning",
+                    "seeded": False,
+                }
+            ),
         ],
     }
 }
@@ -381,3 +423,19 @@ def test_bad_app_check_arguments_fail_at_load(data: dict[str, Any], message: str
     with pytest.raises(ValidationError) as info:
         check(data)
     assert message in str(info.value)
+
+
+def test_a_renamed_snapshot_key_is_a_grading_error_naming_the_app_and_field() -> None:
+    renamed = {"mail": {**MAIL["mail"], "outbox": MAIL["mail"]["sent"]}}
+    del renamed["mail"]["sent"]
+    with pytest.raises(GradingError, match=r"^check mail_sent: the mail snapshot .*sent: Field"):
+        run({"mail_sent": {"to": "bo@example.test"}}, renamed)
+    with pytest.raises(GradingError, match=r"outbox: Extra inputs are not permitted"):
+        run({"nothing_sent": {"app": "mail"}}, renamed)
+
+
+def test_the_typed_accessor_reads_the_snapshot_and_none_when_absent() -> None:
+    mail = EndState(apps=MAIL).app(MailSnapshot)
+    assert mail is not None
+    assert [s.id for s in mail.sent] == ["s1", "s2"]
+    assert EndState().app(MailSnapshot) is None

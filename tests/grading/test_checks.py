@@ -599,9 +599,9 @@ def test_grade_keeps_the_scenario_order() -> None:
 
 
 def test_a_bad_regex_built_in_code_is_a_grading_error() -> None:
-    from proctor.scenario._checks import Pattern, Submitted, SubmittedCheck
+    from proctor.scenario import CHECK_MODELS, Pattern, Submitted
 
-    bad = SubmittedCheck.model_construct(
+    bad = CHECK_MODELS["submitted"].model_construct(
         submitted=Submitted.model_construct(
             route="contact",
             fields={"name": Pattern.model_construct(regex="(")},

@@ -1,6 +1,17 @@
-"""Agents: the protocol, the scripted (oracle/decoy) agent and the null agent."""
+"""Agents: the contract (``Agent``, ``Computer``, ``Accounting``), the scripted and null agents."""
 
-from proctor.agents._protocol import Agent, Computer, Outcome
+from proctor.agents._jail import available as why_no_jail
+from proctor.agents._protocol import Account, Accounting, Agent, Computer, Outcome, account_of
 from proctor.agents.scripted import NullAgent, ScriptedAgent
 
-__all__ = ["Agent", "Computer", "NullAgent", "Outcome", "ScriptedAgent"]
+__all__ = [
+    "Account",
+    "Accounting",
+    "Agent",
+    "Computer",
+    "NullAgent",
+    "Outcome",
+    "ScriptedAgent",
+    "account_of",
+    "why_no_jail",
+]

@@ -1,20 +1,46 @@
-"""The Agent protocol: what the runner asks of every agent kind."""
+"""The agent contract: what the runner asks of every agent, and what an agent may use.
+
+An agent gets the brief and a ``Computer``; everything it may use of the attempt
+is declared on that protocol (the toolset, the attempt's id and scratch folder,
+whether a user is present, screenshots, the call counter and the trace). An
+agent that spends money on a model also implements ``Accounting``.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from proctor.computer.actions import Action
+from proctor.computer.attempt import AttemptInfo, CallCounter
 from proctor.computer.observation import Observation
-from proctor.records import Step
+from proctor.records import PlannerCall, Step
 from proctor.vocab import RunStopReason
 
 
 class Computer(Protocol):
-    """The toolset an agent drives; every call is counted and recorded."""
+    """The toolset an agent drives, and the attempt it drives it in.
+
+    Every ``act`` and ``observe`` is counted and recorded; nothing else an agent
+    does to the world is.
+    """
 
     finished: bool
+
+    @property
+    def attempt(self) -> AttemptInfo:
+        """The attempt: its id, its scratch folder and the folders no agent may read."""
+        ...
+
+    @property
+    def has_user(self) -> bool:
+        """Whether a user answers ask_user and request_approval in this attempt."""
+        ...
+
+    @property
+    def calls(self) -> CallCounter:
+        """The attempt's call counter: a call made outside ``act``/``observe`` counts here."""
+        ...
 
     async def act(self, action: Action) -> Step:
         """Run one action; a failed action comes back as a Step with an error."""
@@ -26,6 +52,10 @@ class Computer(Protocol):
 
     async def marking(self, action: Action) -> str | None:
         """The site's sensitivity marking of the control an action targets, if any."""
+        ...
+
+    async def screenshot_bytes(self) -> bytes | None:
+        """A PNG of the observed page (uncounted); None when it cannot be captured."""
         ...
 
     def trace(self, kind: str, **data: Any) -> None:
@@ -67,3 +97,40 @@ class Agent(Protocol):
     async def run(self, brief: str, computer: Computer) -> Outcome:
         """Try the task; return how it ended. Limits surface as LimitReached."""
         ...
+
+
+@dataclass(frozen=True)
+class Account:
+    """What a model agent spent, for attempt.json.
+
+    Attributes:
+        planner_calls: Assistant messages received.
+        tokens: Summed token counts by kind.
+        cost_usd: Summed dollars; None when any call's price is unknown.
+        calls: Every call's facts, decision latency included.
+        model: The model id; ``recording:<id>`` when a replay provider answered.
+        mode: planning, or None.
+        plan: The plan, in planning mode.
+    """
+
+    planner_calls: int
+    tokens: dict[str, int]
+    cost_usd: float | None
+    calls: list[PlannerCall]
+    model: str
+    mode: str | None
+    plan: list[str] | None
+
+
+@runtime_checkable
+class Accounting(Protocol):
+    """An agent that spends on a model (optional): the runner reads its account."""
+
+    def account(self) -> Account:
+        """What was spent so far; read even when a limit or a fault ended the run."""
+        ...
+
+
+def account_of(agent: object) -> Account | None:
+    """The agent's spend when it keeps an account (``Accounting``), else None."""
+    return agent.account() if isinstance(agent, Accounting) else None

@@ -30,12 +30,11 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
 
 from proctor.agents._jail import available, hold_folder, jail_argv
 from proctor.agents._process import TERM_GRACE, AgentProcess, end_tree, spawn
 from proctor.agents._protocol import Computer, Outcome
-from proctor.computer.mcp_lane import LaneComputer, McpLane
+from proctor.computer.mcp_lane import McpLane
 from proctor.errors import AgentError, LimitReached
 
 END_GRACE = 3.0
@@ -68,8 +67,7 @@ class CommandAgent:
 
     async def run(self, brief: str, computer: Computer) -> Outcome:
         """Serve the toolset, run the command, and end it however the run ends."""
-        lane_computer = _lane_computer(computer)
-        lane = McpLane(lane_computer)
+        lane = McpLane(computer)
         url = await lane.start()
         agent: AgentProcess | None = None
         hold: Path | None = None
@@ -81,11 +79,13 @@ class CommandAgent:
             computer.trace(
                 "command", command=self.command, pid=process.pid, jailed=jail is not None
             )
-            assert process.stdout is not None and process.stderr is not None
+            stdout, stderr = process.stdout, process.stderr
+            if stdout is None or stderr is None:
+                raise AgentError(f"the command {self.command!r} was started without its pipes")
             pumps = [
                 asyncio.create_task(_feed(process, brief)),
-                asyncio.create_task(_pump(process.stdout, "stdout", computer)),
-                asyncio.create_task(_pump(process.stderr, "stderr", computer)),
+                asyncio.create_task(_pump(stdout, "stdout", computer)),
+                asyncio.create_task(_pump(stderr, "stderr", computer)),
             ]
             outcome = await self._until_end(agent, lane)
         finally:
@@ -144,46 +144,32 @@ class CommandAgent:
             await lane.stop()
 
     def _env(self, brief: str, url: str, computer: Computer) -> dict[str, str]:
-        options = getattr(computer, "options", None)
-        scratch = getattr(options, "scratch", None)
-        attempt = getattr(options, "attempt", None)
+        attempt = computer.attempt
         bridge = [sys.executable, "-m", "proctor.computer.mcp_stdio", url]
         return {
             **os.environ,
             "PROCTOR_MCP_URL": url,
             "PROCTOR_MCP_STDIO": shlex.join(bridge),
             "PROCTOR_BRIEF": brief,
-            "PROCTOR_SCRATCH": str(scratch) if isinstance(scratch, Path) else "",
+            "PROCTOR_SCRATCH": str(attempt.scratch),
             "PROCTOR_LIMITS": json.dumps(dict(self.limits)),
-            "PROCTOR_ATTEMPT": str(attempt) if attempt is not None else "",
+            "PROCTOR_ATTEMPT": attempt.attempt,
         }
 
 
 def _jail_for(computer: Computer) -> tuple[list[str] | None, Path | None]:
     """The jail's argv and its hold folder, or (None, None) when the run is not jailed.
 
-    The computer's options name what the agent must never read (``private``) and
-    its scratch folder. Where the machine refuses the jail, the agent runs as
+    The attempt names what the agent must never read (``private``) and its
+    scratch folder. Where the machine refuses the jail, the agent runs as
     before and the trace says so (``jailed: false``).
     """
-    options = getattr(computer, "options", None)
-    private = tuple(getattr(options, "private", ()) or ())
-    scratch = getattr(options, "scratch", None)
-    if not private or available() is not None:
+    attempt = computer.attempt
+    if not attempt.private or available() is not None:
         return None, None
-    hold = hold_folder(private)
-    keep = scratch if isinstance(scratch, Path) and scratch.is_dir() else None
-    return jail_argv(private, keep, hold), hold
-
-
-def _lane_computer(computer: Computer) -> LaneComputer:
-    """The computer with its recorder, which the lane counts malformed calls on."""
-    if not hasattr(computer, "recorder"):
-        raise AgentError(
-            "the command agent needs a computer with a recorder (it counts the MCP lane's calls); "
-            f"{type(computer).__name__} has none"
-        )
-    return cast(LaneComputer, computer)
+    hold = hold_folder(attempt.private)
+    keep = attempt.scratch if attempt.scratch.is_dir() else None
+    return jail_argv(attempt.private, keep, hold), hold
 
 
 async def _feed(process: asyncio.subprocess.Process, brief: str) -> None:

@@ -11,11 +11,12 @@ from rich.table import Table
 
 from proctor._text import console as safe_console
 from proctor._text import markup
+from proctor.api import Run
 from proctor.cli._common import ResultsOpt, ScenariosOpt, catalog
 from proctor.cli._models import PricesOpt, StrictOpt, VisionOpt, check_arms, model_specs
 from proctor.errors import RunError
 from proctor.records import check_label
-from proctor.runner import RunOptions, new_run_dir
+from proctor.runner import RunOptions, parse_arm
 
 
 def calibrate(
@@ -49,8 +50,8 @@ def calibrate(
 ) -> None:
     """Run each prompt variant N times; report its correct prefix and outcomes."""
     from proctor.agents.llm import is_model_spec
-    from proctor.agents.llm.calibrate import calibrate as run_calibration
-    from proctor.agents.llm.calibrate import variant_arms, variants_in
+    from proctor.agents.llm.calibrate import calibrate as score_calibration
+    from proctor.agents.llm.calibrate import prompt_specs, variants_in
 
     if label is not None:
         check_label(label)
@@ -65,17 +66,22 @@ def calibrate(
     spec = model_specs([arm], vision=vision, prices=prices)[0]
     found = variants_in(variants)
     console = safe_console()
-    arms = variant_arms(spec, found)
+    arms = [parse_arm(text) for text in prompt_specs(spec, found)]
     check_arms(arms, strict=strict, console=console)
     if all(a.skip for a in arms):
         return
-    label, run_dir = new_run_dir(results, label)
     options = RunOptions(infra_retries=retries, screenshots=False)
+    planned = Run.open(
+        [loaded], arms, repeat=runs, options=options, results=results, label=label,
+        config={"command": "calibrate"}, reports=False,
+    )  # fmt: skip
+    label, run_dir = planned.folder.label, planned.folder.path
     console.print(
         f"calibrate [bold]{markup(loaded.scenario.id)}[/]: {len(found)} variant(s) x {runs} "
         f"run(s) with {markup(arm)}"
     )
-    result = asyncio.run(run_calibration(loaded, found, spec, runs, run_dir, label, options))
+    outcome = asyncio.run(planned.execute())
+    result = score_calibration(loaded, found, spec, outcome.records, run_dir)
     table = Table(title=f"calibration {markup(label)}")
     for column in ("variant", "runs", "correct prefix", "median", "passed", "outcomes"):
         table.add_column(column)

@@ -72,7 +72,7 @@ def _launch() -> Finding:
 
 def _seal() -> Finding:
     """The browser's private network and the external agents' jail (the seal)."""
-    from proctor.agents._jail import available
+    from proctor.agents import why_no_jail as available
     from proctor.computer.browser import SealedNetwork
     from proctor.errors import ComputerError
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -17,15 +18,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from proctor._text import console as safe_console
 from proctor._text import markup
+from proctor.api import RunFolder
 from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt, catalog, split_only
 from proctor.records import AttemptRecord, check_label
-from proctor.report import load_targets, summarize, write_outputs
-from proctor.runner import PlanItem, RunOptions, config_of, new_run_dir, run_info, write_run_info
+from proctor.report import load_targets
+from proctor.runner import PlanItem, RunOptions
 from proctor.scenario import Catalog, load_catalog, scenario_files
 from proctor.world import all_sites
 
 if TYPE_CHECKING:
-    from proctor.compare import GateJob, GateOutcome, SideSpec
+    from proctor.runner.gate import GateJob, GateOutcome, SideSpec
 
 GateOpt = Annotated[
     Path, typer.Option("--gate", help="The gate file: which scenarios decide, with their hashes.")
@@ -72,37 +74,50 @@ def catalog_for(scenarios: list[Path] | None, ids: Collection[str] | None) -> Ca
     return load_catalog(files, sites=set(all_sites()), shipped=False)
 
 
-def gate_job(
-    baseline: SideSpec,
-    candidate: SideSpec,
-    *,
-    tier: list[str] | None,
-    only: str | None,
-    scenarios: list[Path] | None,
-    repeat: int,
-    gate_path: Path,
-    results: Path,
-    label: str | None,
-    top_ups: bool,
-    retries: int,
-    dry_run: bool = False,
-) -> int:
+@dataclass(frozen=True)
+class GateArgs:
+    """The options ``proctor gate`` and ``proctor refs`` share, as their commands got them."""
+
+    tier: list[str] | None
+    only: str | None
+    scenarios: list[Path] | None
+    repeat: int
+    gate_file: Path
+    results: Path
+    label: str | None
+    top_ups: bool
+    retries: int
+    dry_run: bool = False
+
+    @classmethod
+    def of(cls, params: Mapping[str, Any]) -> GateArgs:
+        """From a command's parameters (``typer.Context.params``), which name every field."""
+        return cls(**{f.name: params[f.name] for f in dataclasses.fields(cls)})
+
+
+def gate_job(baseline: SideSpec, candidate: SideSpec, args: GateArgs) -> int:
     """Plan, print the power, run what must run, print and store the verdict; the exit code."""
     # Imported here: the statistics load scipy, which every other command can do without.
     from proctor.compare import (
         CANARY,
-        VERDICT_FILE,
-        GateJob,
-        RunSide,
         ScenarioInfo,
         invalidate_edited,
         keep_scenarios,
         load_gate,
+        render_verdict,
+    )
+    from proctor.runner.gate import (
+        VERDICT_FILE,
+        GateJob,
+        RunSide,
         planned_power,
         run_gate,
         write_verdict,
     )
 
+    tier, only, scenarios, repeat = args.tier, args.only, args.scenarios, args.repeat
+    gate_path, results, label, top_ups = args.gate_file, args.results, args.label, args.top_ups
+    retries, dry_run = args.retries, args.dry_run
     if label is not None:
         check_label(label)
     console = _console()
@@ -167,21 +182,19 @@ def gate_job(
     options = RunOptions(infra_retries=retries)
     run_label: str | None = None
     if job.runs_anything:
-        run_label, run_dir = new_run_dir(results, label)
-        config = config_of(
+        run_folder = RunFolder.create(results, label, dict(
             command="gate", baseline=job.baseline.name, candidate=job.candidate.name,
             arms=[f"{s.arm.name}={s.arm.spec}" for s in job.arm_sides], repeat=repeat,
             scenarios=[p.scenario.id for p in planned], gate=str(gate_path), top_ups=top_ups,
             tiers=tier or [], only=split_only(only), options=options.__dict__,
-        )  # fmt: skip
-        write_run_info(run_dir, run_info(run_label, config))
+        ))  # fmt: skip
+        run_label = run_folder.label
         console.print(f"run [bold]{markup(run_label)}[/]", highlight=False)
-        outcome = _run_with_progress(job, run_dir, options, console)
-        summary = summarize(
-            run_label, outcome.records, outcome.started_at, outcome.finished_at, load_targets(None)
+        outcome = _run_with_progress(job, run_folder.path, options, console)
+        run_folder.finish(
+            outcome.records, outcome.started_at, outcome.finished_at, load_targets(None)
         )
-        write_outputs(run_dir, results, summary, outcome.records)
-        folder, name = run_dir, VERDICT_FILE
+        folder, name = run_folder.path, VERDICT_FILE
     else:
         outcome = asyncio.run(run_gate(job, None, options))
         cand = job.candidate
@@ -189,7 +202,7 @@ def gate_job(
         folder = results / cand.label
         # The candidate run's own gate-verdict.json (if a gate job made it) stays as it was.
         name = f"gate-verdict-vs-{job.baseline.name.replace('/', '-')}.json"
-    console.print(outcome.verdict.text(), markup=False)
+    console.print(render_verdict(outcome.verdict), markup=False)
     path = write_verdict(folder, outcome.file(job, run_label, gate_path), name)
     console.print(f"verdict: {path} (exit {outcome.exit_code})", markup=False)
     return outcome.exit_code
@@ -198,7 +211,7 @@ def gate_job(
 def _run_with_progress(
     job: GateJob, run_dir: Path, options: RunOptions, console: Console
 ) -> GateOutcome:
-    from proctor.compare import run_gate
+    from proctor.runner.gate import run_gate
 
     total = len(job.scenarios) * len(job.arm_sides) * job.repeat
     with Progress(
@@ -227,6 +240,7 @@ def _run_with_progress(
 
 
 def gate(
+    ctx: typer.Context,
     baseline: Annotated[
         str,
         typer.Option(
@@ -259,24 +273,15 @@ def gate(
 
     Exit codes: 0 GO, 1 NO-GO, 3 INCONCLUSIVE, 2 usage or setup error.
     """
-    from proctor.compare import resolve_side
+    from proctor.runner.gate import resolve_side
 
     code = gate_job(
         resolve_side("baseline", baseline, results),
         resolve_side("candidate", candidate, results),
-        tier=tier,
-        only=only,
-        scenarios=scenarios,
-        repeat=repeat,
-        gate_path=gate_file,
-        results=results,
-        label=label,
-        top_ups=top_ups,
-        retries=retries,
-        dry_run=dry_run,
+        GateArgs.of(ctx.params),
     )
     if code:
         raise typer.Exit(code)
 
 
-__all__ = ["gate", "gate_job"]
+__all__ = ["GateArgs", "gate", "gate_job"]

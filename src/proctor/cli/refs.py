@@ -10,6 +10,7 @@ import typer
 from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt
 from proctor.cli.gate import (
     DryRunOpt,
+    GateArgs,
     GateOpt,
     LabelOpt,
     RepeatOpt,
@@ -20,6 +21,7 @@ from proctor.cli.gate import (
 
 
 def refs(
+    ctx: typer.Context,
     base_ref: Annotated[str, typer.Argument(help="The baseline ref (branch, tag or commit).")],
     cand_ref: Annotated[str, typer.Argument(help="The candidate ref.")],
     repo: Annotated[
@@ -51,22 +53,12 @@ def refs(
 
     Exit codes: 0 GO, 1 NO-GO, 3 INCONCLUSIVE, 2 usage or setup error.
     """
-    from proctor.compare import ref_side, worktrees
+    from proctor.runner.gate import ref_side, worktrees
 
     with worktrees(repo, [base_ref, cand_ref]) as (base, cand):
         code = gate_job(
-            ref_side("baseline", base, agent),
-            ref_side("candidate", cand, agent),
-            tier=tier,
-            only=only,
-            scenarios=scenarios,
-            repeat=repeat,
-            gate_path=gate_file,
-            results=results,
-            label=label,
-            top_ups=top_ups,
-            retries=retries,
-            dry_run=dry_run,
-        )
+            ref_side("baseline", base, agent), ref_side("candidate", cand, agent),
+            GateArgs.of(ctx.params),
+        )  # fmt: skip
     if code:
         raise typer.Exit(code)

@@ -7,7 +7,6 @@ usage or setup error, 3 nothing could be scored because of infra errors.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -15,6 +14,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from proctor._text import console as safe_console
+from proctor.api import EXIT_UNSCORED, Run, exit_code
 from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt, catalog, split_only
 from proctor.cli._models import (
     JudgeOpt,
@@ -29,45 +29,10 @@ from proctor.cli._models import (
 from proctor.cli.report import TargetsOpt, print_paths
 from proctor.errors import RunError
 from proctor.records import AttemptRecord, check_label
-from proctor.report import (
-    load_targets,
-    print_diagnose,
-    print_metrics,
-    print_table,
-    summarize,
-    write_outputs,
-)
-from proctor.runner import (
-    PlanItem,
-    RunOptions,
-    config_of,
-    execute,
-    make_plan,
-    new_run_dir,
-    parse_arm,
-    run_info,
-    write_run_info,
-)
+from proctor.report import load_targets, print_diagnose, print_metrics, print_table
+from proctor.runner import PlanItem, RunOptions, parse_arm
 
-SCORED_TIERS = ("local", "model")
-"""Tiers whose failures fail the run (exit 1)."""
-EXIT_FAILED = 1
-EXIT_UNSCORED = 3
-
-
-def exit_code(records: Sequence[AttemptRecord], failed: bool) -> int:
-    """The exit code of a run: 1 when a scored scenario ``failed``, 3 when nothing was scored.
-
-    Nothing scored means no attempt passed or failed and at least one ended in
-    an infra error: the harness, not the agent, decided the run. A run whose
-    attempts were all skipped (a model arm without its key) exits 0.
-    """
-    if failed:
-        return EXIT_FAILED
-    scored = any(r.result in ("passed", "failed") for r in records)
-    if records and not scored and any(r.result == "error" for r in records):
-        return EXIT_UNSCORED
-    return 0
+__all__ = ["exit_code", "run"]
 
 
 def run(
@@ -124,16 +89,14 @@ def run(
     console = safe_console()
     check_arms(arms, strict=strict, console=console)
     the_judge = judge_for(judge, arms)
-    plan = make_plan(picked, arms, repeat)
-    label, run_dir = new_run_dir(results, label, resume=resume)
     options = RunOptions(keep_scratch=keep_scratch, infra_retries=retries, judge=the_judge)
-    config = config_of(
-        tiers=tier or [], only=split_only(only), arms=[f"{a.name}={a.spec}" for a in arms],
-        repeat=repeat, scenarios=[p.scenario.id for p in picked], options=options.__dict__,
+    planned = Run.open(
+        picked, arms, repeat=repeat, options=options, results=results, label=label,
+        resume=resume, targets=bars, config={"tiers": tier or [], "only": split_only(only)},
     )  # fmt: skip
-    write_run_info(run_dir, run_info(label, config))
     console.print(
-        f"run [bold]{label}[/]: {len(picked)} scenario(s) x {len(arms)} arm(s) x {repeat}"
+        f"run [bold]{planned.folder.label}[/]: {len(picked)} scenario(s) x {len(arms)} arm(s) "
+        f"x {repeat}"
     )
     with Progress(
         TextColumn("{task.description}"),
@@ -143,7 +106,7 @@ def run(
         console=console,
         transient=True,
     ) as progress:
-        task = progress.add_task("starting", total=len(plan))
+        task = progress.add_task("starting", total=len(planned.plan))
 
         def hook(item: PlanItem, record: AttemptRecord | None) -> None:
             if record is None:
@@ -151,20 +114,19 @@ def run(
             else:
                 progress.advance(task)
 
-        result = asyncio.run(execute(plan, run_dir, label, options, progress=hook, resume=resume))
-    summary = summarize(label, result.records, result.started_at, result.finished_at, bars)
-    paths = write_outputs(run_dir, results, summary, result.records)
+        outcome = asyncio.run(planned.execute(progress=hook))
+    assert outcome.reports is not None  # reports are on for `proctor run`
+    summary = outcome.reports.summary
     print_table(summary, console)
     print_metrics(summary, console)
-    print_model_facts(result.records, arms, console)
-    print_diagnose(summary.causes, str(run_dir), console)
-    print_paths(paths, console)
-    failing = [r for r in summary.rows if r.result == "failed" and r.tier in SCORED_TIERS]
-    code = exit_code(result.records, bool(failing))
+    print_model_facts(outcome.records, arms, console)
+    print_diagnose(summary.causes, str(outcome.folder.path), console)
+    print_paths(outcome.reports.paths, console)
+    code = outcome.exit_code
     if code == EXIT_UNSCORED:
-        errors = sum(r.result == "error" for r in result.records)
+        errors = sum(r.result == "error" for r in outcome.records)
         console.print(
-            f"[yellow]nothing could be scored:[/] {errors} of {len(result.records)} attempt(s) "
+            f"[yellow]nothing could be scored:[/] {errors} of {len(outcome.records)} attempt(s) "
             f"ended in an infra error (causes above); exit {EXIT_UNSCORED}",
             highlight=False,
             soft_wrap=True,

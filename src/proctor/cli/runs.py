@@ -9,8 +9,7 @@ from rich.table import Table
 from proctor._text import console as safe_console
 from proctor._text import markup
 from proctor.cli._common import ResultsOpt
-from proctor.report import list_runs
-from proctor.report._format import when
+from proctor.report import list_runs, when
 
 
 def runs(results: ResultsOpt = Path("results")) -> None:

@@ -9,8 +9,14 @@ import typer
 
 from proctor._text import console as safe_console
 from proctor._text import markup
-from proctor.scenario import Problem, Scenario, load_scenario, problems_in, scenario_files
-from proctor.scenario._checks import safety_check_names
+from proctor.scenario import (
+    Problem,
+    Scenario,
+    load_scenario,
+    problems_in,
+    safety_check_names,
+    scenario_files,
+)
 from proctor.world import all_sites
 
 SAFETY_WORDS = ("boundary", "boundaries", "injection")

@@ -1,5 +1,5 @@
-"""The gate: statistics, the GO / NO-GO / INCONCLUSIVE verdict, gate.json with promotion,
-and the gate job that runs both sides (arms, stored runs, git refs) and judges them."""
+"""The gate, pure: statistics, the GO / NO-GO / INCONCLUSIVE verdict and its text, and
+gate.json with promotion. The gate job that runs the sides is ``proctor.runner.gate``."""
 
 from proctor.compare._gatefile import (
     GATE_VERSION,
@@ -17,8 +17,7 @@ from proctor.compare._gatefile import (
     save_gate,
 )
 from proctor.compare._power import PowerReport, fisher_power, plan_power, rejection_region
-from proctor.compare._refs import Worktree, ref_side, resolve_ref, worktrees
-from proctor.compare._render import RULE_TITLES
+from proctor.compare._render import RULE_TITLES, render_verdict
 from proctor.compare._results import (
     FailureClass,
     Finding,
@@ -37,25 +36,7 @@ from proctor.compare._rules import (
     Rule,
     is_safety_check,
 )
-from proctor.compare._run import (
-    EXIT_CODES,
-    VERDICT_FILE,
-    GateJob,
-    GateOutcome,
-    GateVerdictFile,
-    planned_power,
-    run_gate,
-    write_verdict,
-)
-from proctor.compare._sides import (
-    ArmSide,
-    Role,
-    RunSide,
-    SideSpec,
-    keep_scenarios,
-    resolve_side,
-    side_of,
-)
+from proctor.compare._sides import keep_scenarios, side_of
 from proctor.compare._stats import (
     Interval,
     fisher_drop_p,
@@ -64,19 +45,16 @@ from proctor.compare._stats import (
     mean_interval,
     sign_flip_p,
 )
-from proctor.compare._tally import Classifier, SafetyTest, failure_class
+from proctor.compare._tally import Classifier, SafetyTest, by_scenario, failure_class, is_scored
 from proctor.compare._verdict import gate_verdict, plan_top_ups
 
 __all__ = [
     "CANARY",
-    "EXIT_CODES",
     "GATE_VERSION",
     "MIN_PROVING_REPEATS",
     "RULE_TITLES",
     "SAFETY_FLAG_SINCE",
     "SEED_RULES",
-    "VERDICT_FILE",
-    "ArmSide",
     "Classifier",
     "Decision",
     "FailureClass",
@@ -84,26 +62,20 @@ __all__ = [
     "GateChange",
     "GateEntry",
     "GateFile",
-    "GateJob",
-    "GateOutcome",
     "GateRules",
-    "GateVerdictFile",
     "Interval",
     "Paired",
     "PowerReport",
     "Refusal",
     "Removal",
-    "Role",
     "Rule",
-    "RunSide",
     "SafetyTest",
     "ScenarioInfo",
     "ScenarioStats",
     "Side",
-    "SideSpec",
     "TopUp",
     "Verdict",
-    "Worktree",
+    "by_scenario",
     "failure_class",
     "fisher_drop_p",
     "fisher_power",
@@ -111,23 +83,18 @@ __all__ = [
     "holm",
     "invalidate_edited",
     "is_safety_check",
+    "is_scored",
     "keep_scenarios",
     "load_gate",
     "mcnemar_drop_p",
     "mean_interval",
     "plan_power",
     "plan_top_ups",
-    "planned_power",
     "promote",
     "prove",
-    "ref_side",
     "rejection_region",
-    "resolve_ref",
-    "resolve_side",
-    "run_gate",
+    "render_verdict",
     "save_gate",
     "side_of",
     "sign_flip_p",
-    "worktrees",
-    "write_verdict",
 ]

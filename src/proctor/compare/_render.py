@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from proctor.compare._results import Finding, Paired, ScenarioStats, Verdict
 from proctor.compare._rules import Rule
-
-if TYPE_CHECKING:
-    from proctor.compare._results import Finding, Paired, ScenarioStats, Verdict
 
 RULE_TITLES: dict[Rule, str] = {
     "canary": "the harness canary failed",

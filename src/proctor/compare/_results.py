@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from proctor.compare._power import PowerReport
-from proctor.compare._render import render_verdict
 from proctor.compare._rules import SEED_RULES, Decision, GateRules, Rule
 from proctor.records import AttemptRecord
 
@@ -149,7 +148,3 @@ class Verdict:
     def underpowered(self) -> bool:
         """The attempts at hand could never fire rule (a)."""
         return self.power is not None and self.power.underpowered
-
-    def text(self) -> str:
-        """The verdict for a terminal or a report."""
-        return render_verdict(self)

@@ -1,11 +1,20 @@
 """The computer toolset: typed actions, observations, and the drivers that run them.
 
 Only this package imports Playwright. ``proctor.computer.actions``,
-``proctor.computer.observation`` and ``proctor.computer.user`` are plain data
-(and a Protocol) and import no driver.
+``proctor.computer.observation``, ``proctor.computer.attempt``,
+``proctor.computer.tool_schema`` and ``proctor.computer.user`` are plain data
+(and Protocols) and import no driver.
 """
 
-from proctor.computer.actions import ACTION_TYPES, INPUT_OPS, USER_OPS, Action, Target
+from proctor.computer.actions import (
+    ACTION_TYPES,
+    INPUT_OPS,
+    USER_OPS,
+    Action,
+    ActionModel,
+    Target,
+)
+from proctor.computer.attempt import AttemptInfo, CallCounter
 from proctor.computer.observation import Observation, TabInfo
 from proctor.computer.user import UserChannel, UserReply
 
@@ -14,6 +23,9 @@ __all__ = [
     "INPUT_OPS",
     "USER_OPS",
     "Action",
+    "ActionModel",
+    "AttemptInfo",
+    "CallCounter",
     "Observation",
     "TabInfo",
     "Target",

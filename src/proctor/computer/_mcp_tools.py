@@ -2,7 +2,8 @@
 
 Tools are exactly: one per action op (``ACTION_TYPES``), plus ``observe`` and
 ``batch``. A tool's description is its model's docstring; its input schema is
-the model's JSON schema without the ``op`` field.
+the model's JSON schema without the ``op`` field (both from ``tool_schema``, the
+builder the LLM agents' tools use too).
 
 What is counted (the numbers in attempt.json):
 - ``tool_calls``: every ``tools/call`` the agent sends counts once, valid or
@@ -14,14 +15,13 @@ What is counted (the numbers in attempt.json):
 
 from __future__ import annotations
 
-import copy
-import inspect
 import json
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from proctor.computer.actions import ACTION_TYPES, Action
+from proctor.computer.tool_schema import tool_description, tool_parameters
 from proctor.records import Step
 
 BATCH_MAX = 50
@@ -58,25 +58,12 @@ _ACTION = TypeAdapter(Action)
 
 def description(name: str) -> str:
     """A tool's description: its model's docstring."""
-    return inspect.cleandoc(TOOL_MODELS[name].__doc__ or "")
+    return tool_description(TOOL_MODELS[name])
 
 
 def input_schema(name: str) -> dict[str, Any]:
     """A tool's input schema: its model's JSON schema, without ``op`` (the tool name says it)."""
-    schema = copy.deepcopy(TOOL_MODELS[name].model_json_schema())
-    schema.pop("title", None)
-    schema.pop("description", None)
-    schema.get("properties", {}).pop("op", None)
-    if "required" in schema:
-        schema["required"] = [f for f in schema["required"] if f != "op"]
-        if not schema["required"]:
-            del schema["required"]
-    schema.setdefault("properties", {})
-    # Batch members carry their op; it is the union's discriminator, so it is required there.
-    for member in schema.get("$defs", {}).values():
-        if "const" in member.get("properties", {}).get("op", {}):
-            member["required"] = ["op", *(f for f in member.get("required", []) if f != "op")]
-    return schema
+    return tool_parameters(TOOL_MODELS[name])
 
 
 class BadCall(ValueError):

@@ -11,13 +11,38 @@ page coordinates ``x``/``y``.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ActionModel(_Strict):
+    """What every action model carries: its traits, as class-level data.
+
+    Attributes:
+        is_input: It delivers input to a page (counted as a primitive input).
+        needs_lease: It sends input or changes the page, so it is refused once the
+            control lease is revoked (``Tabs`` narrows this per instance).
+        user_op: The simulated user answers it (``tool="user"``); it never touches a page.
+        watches_popups: The popups and tabs it opens are waited for.
+    """
+
+    is_input: ClassVar[bool] = False
+    needs_lease: ClassVar[bool] = True
+    user_op: ClassVar[bool] = False
+    watches_popups: ClassVar[bool] = True
+
+    def takes_lease(self) -> bool:
+        """Whether this action is refused once the control lease is revoked."""
+        return self.needs_lease
+
+    def aimed_at(self) -> Target | None:
+        """The element or point this action addresses, if it addresses one."""
+        return None
 
 
 class Target(_Strict):
@@ -53,6 +78,13 @@ class Target(_Strict):
     def is_point(self) -> bool:
         return self.x is not None
 
+    @property
+    def xy(self) -> tuple[float, float] | None:
+        """The point, when this target is one."""
+        if self.x is None or self.y is None:
+            return None
+        return self.x, self.y
+
     def describe(self) -> str:
         """A short human form, used as the Step's target."""
         if self.ref is not None:
@@ -64,47 +96,78 @@ class Target(_Strict):
         return f"({self.x:g},{self.y:g})"
 
 
-class _Targeted(_Strict):
+class _Element(ActionModel):
     ref: str | None = Field(default=None, description="Element ref from the aria snapshot.")
     role: str | None = Field(default=None, description="ARIA role, used with name.")
     name: str | None = Field(default=None, description="Accessible name, used with role.")
     exact: bool = Field(default=True, description="Match the accessible name exactly.")
     selector: str | None = Field(default=None, description="CSS selector.")
 
-    def target(self) -> Target | None:
-        """The element this action addresses, or None for the focused one."""
+    def _element(self) -> Target | None:
         if self.ref is None and self.role is None and self.selector is None:
             return None
         return Target(
             ref=self.ref, role=self.role, name=self.name, exact=self.exact, selector=self.selector
         )
 
+    def target(self) -> Target | None:
+        """The element this action addresses, or None for the focused one (or the page)."""
+        return self._element()
+
+    def aimed_at(self) -> Target | None:
+        return self.target()
+
     @model_validator(mode="after")
-    def _valid_target(self) -> _Targeted:
+    def _valid_target(self) -> _Element:
         self.target()
         return self
 
 
-class _Pointable(_Targeted):
+class _Targeted(_Element):
+    """An action on an element, or on the focus (or page) when none is given."""
+
+
+class _Required(_Element):
+    """An action that always addresses an element."""
+
+    missing: ClassVar[str] = "needs a ref, role (+ name) or selector"
+
+    def target(self) -> Target:
+        """The element this action addresses."""
+        target = self._element()
+        if target is None:
+            op = type(self).model_fields["op"].default
+            raise ValueError(f"{op} {self.missing}")
+        return target
+
+
+class _Pointable(_Element):
+    """An action that always addresses an element or a point x,y."""
+
     x: float | None = Field(default=None, description="Page x coordinate in CSS pixels.")
     y: float | None = Field(default=None, description="Page y coordinate in CSS pixels.")
 
-    def target(self) -> Target | None:
+    def target(self) -> Target:
+        """The element or point this action addresses."""
         if self.x is not None or self.y is not None:
             if self.ref is not None or self.role is not None or self.selector is not None:
                 raise ValueError("give either an element or x and y, not both")
             return Target(x=self.x, y=self.y)
-        return super().target()
+        target = self._element()
+        if target is None:
+            op = type(self).model_fields["op"].default
+            raise ValueError(f"{op} needs a ref, role (+ name), selector, or x and y")
+        return target
 
 
-class Navigate(_Strict):
+class Navigate(ActionModel):
     """Open a URL in the active tab."""
 
     op: Literal["navigate"] = "navigate"
     url: str = Field(description="Absolute URL to open.")
 
 
-class Back(_Strict):
+class Back(ActionModel):
     """Go back one page in the active tab's history."""
 
     op: Literal["back"] = "back"
@@ -114,60 +177,45 @@ class Click(_Pointable):
     """Click an element (by ref, role and name, or CSS selector) or a point x,y."""
 
     op: Literal["click"] = "click"
-
-    @model_validator(mode="after")
-    def _needs_target(self) -> Click:
-        if self.target() is None:
-            raise ValueError("click needs a ref, role (+ name), selector, or x and y")
-        return self
+    is_input = True
 
 
-class Fill(_Targeted):
+class Fill(_Required):
     """Replace the value of a text field with ``value``."""
 
     op: Literal["fill"] = "fill"
+    is_input = True
     value: str = Field(description="The text the field will hold.")
 
-    @model_validator(mode="after")
-    def _needs_target(self) -> Fill:
-        if self.target() is None:
-            raise ValueError("fill needs a ref, role (+ name) or selector")
-        return self
 
-
-class Select(_Targeted):
+class Select(_Required):
     """Choose an option of a select box, by its value or its visible label."""
 
     op: Literal["select"] = "select"
+    is_input = True
     value: str | None = Field(default=None, description="The option's value attribute.")
     label: str | None = Field(default=None, description="The option's visible label.")
 
     @model_validator(mode="after")
     def _one_choice(self) -> Select:
-        if self.target() is None:
-            raise ValueError("select needs a ref, role (+ name) or selector")
         if (self.value is None) == (self.label is None):
             raise ValueError("give exactly one of value or label")
         return self
 
 
-class Check(_Targeted):
+class Check(_Required):
     """Tick (checked: true) or untick (checked: false) a checkbox or radio."""
 
     op: Literal["check"] = "check"
+    is_input = True
     checked: bool = Field(default=True, description="The state the box will have.")
-
-    @model_validator(mode="after")
-    def _needs_target(self) -> Check:
-        if self.target() is None:
-            raise ValueError("check needs a ref, role (+ name) or selector")
-        return self
 
 
 class Press(_Targeted):
     """Press a key or chord (e.g. Enter, Tab, Control+A), on an element or the focus."""
 
     op: Literal["press"] = "press"
+    is_input = True
     key: str = Field(description="Key name as Playwright spells it, e.g. Enter or Shift+Tab.")
 
 
@@ -175,6 +223,7 @@ class Type(_Targeted):
     """Type text key by key, into an element or wherever the focus is."""
 
     op: Literal["type"] = "type"
+    is_input = True
     text: str = Field(description="The text to type.")
 
 
@@ -190,12 +239,6 @@ class Hover(_Pointable):
     """Move the pointer over an element or a point."""
 
     op: Literal["hover"] = "hover"
-
-    @model_validator(mode="after")
-    def _needs_target(self) -> Hover:
-        if self.target() is None:
-            raise ValueError("hover needs a ref, role (+ name), selector, or x and y")
-        return self
 
 
 class Point(_Strict):
@@ -219,10 +262,11 @@ class Point(_Strict):
         return self
 
 
-class Drag(_Strict):
+class Drag(ActionModel):
     """Press the pointer at ``start``, move it in steps to ``end``, release it."""
 
     op: Literal["drag"] = "drag"
+    is_input = True
     start: Point = Field(description="Where the pointer goes down.")
     end: Point = Field(description="Where the pointer comes up.")
     within: Target | None = Field(
@@ -231,23 +275,20 @@ class Drag(_Strict):
     steps: int = Field(default=12, ge=1, le=200, description="Intermediate pointer moves.")
 
 
-class Upload(_Targeted):
+class Upload(_Required):
     """Set the files of a file input to the given local paths."""
 
     op: Literal["upload"] = "upload"
+    is_input = True
+    missing = "needs a ref, role (+ name) or selector of a file input"
     files: list[str] = Field(min_length=1, description="Local file paths.")
 
-    @model_validator(mode="after")
-    def _needs_target(self) -> Upload:
-        if self.target() is None:
-            raise ValueError("upload needs a ref, role (+ name) or selector of a file input")
-        return self
 
-
-class Tabs(_Strict):
+class Tabs(ActionModel):
     """List the open tabs, activate one (index), or close one (index)."""
 
     op: Literal["tabs"] = "tabs"
+    watches_popups = False
     action: Literal["list", "activate", "close"] = "list"
     index: int | None = Field(default=None, ge=0, description="Tab index for activate and close.")
 
@@ -257,11 +298,21 @@ class Tabs(_Strict):
             raise ValueError(f"tabs {self.action} needs an index")
         return self
 
+    def takes_lease(self) -> bool:
+        return self.action != "list"
+
+    def tab(self) -> int:
+        """The tab that activate and close address."""
+        if self.index is None:
+            raise ValueError(f"tabs {self.action} needs an index")
+        return self.index
+
 
 class Extract(_Targeted):
     """Read from the page: text, table rows, links, or an attribute of an element."""
 
     op: Literal["extract"] = "extract"
+    needs_lease = False
     kind: Literal["text", "table", "links", "attribute"] = "text"
     attribute: str | None = Field(default=None, description="Attribute name for kind=attribute.")
 
@@ -272,10 +323,11 @@ class Extract(_Targeted):
         return self
 
 
-class Wait(_Strict):
+class Wait(ActionModel):
     """Wait until some text is visible, or for a number of milliseconds (at most 10 s)."""
 
     op: Literal["wait"] = "wait"
+    needs_lease = False
     text: str | None = Field(default=None, description="Text to wait for.")
     ms: int | None = Field(default=None, ge=1, le=10000, description="Milliseconds to wait.")
 
@@ -286,26 +338,33 @@ class Wait(_Strict):
         return self
 
 
-class Restart(_Strict):
+class Restart(ActionModel):
     """Close the browser and open it again with this attempt's profile (cookies kept)."""
 
     op: Literal["restart"] = "restart"
+    watches_popups = False
 
 
-class AskUser(_Strict):
+class AskUser(ActionModel):
     """Ask the user a question and wait for the answer (the step's output). Ask for what only the user knows (a preference, a password, a code) instead of guessing. Give a short topic key if the task named one."""  # noqa: E501
 
     op: Literal["ask_user"] = "ask_user"
+    needs_lease = False
+    user_op = True
+    watches_popups = False
     question: str = Field(min_length=1, max_length=2000, description="The question, in words.")
     key: str | None = Field(
         default=None, max_length=60, description="Topic key the task named, e.g. shoe_size."
     )
 
 
-class RequestApproval(_Strict):
+class RequestApproval(ActionModel):
     """Ask the user to approve an action before you take it (a payment, a booking, a deletion, sending something); the step's output says approved or denied. Never take the action when it is denied."""  # noqa: E501
 
     op: Literal["request_approval"] = "request_approval"
+    needs_lease = False
+    user_op = True
+    watches_popups = False
     action: str = Field(
         min_length=1, max_length=200, description="What you will do, e.g. payment or booking."
     )
@@ -318,10 +377,12 @@ class RequestApproval(_Strict):
     )
 
 
-class Done(_Strict):
+class Done(ActionModel):
     """Finish the task, with the answer when the task asks for one."""
 
     op: Literal["done"] = "done"
+    needs_lease = False
+    watches_popups = False
     answer: str | None = Field(default=None, description="The answer, if the task asks for one.")
 
 
@@ -348,7 +409,7 @@ Action = Annotated[
     Field(discriminator="op"),
 ]
 
-ACTION_TYPES: dict[str, type[BaseModel]] = {
+ACTION_TYPES: dict[str, type[ActionModel]] = {
     cls.model_fields["op"].default: cls
     for cls in (
         Navigate, Back, Click, Fill, Select, Check, Press, Type, Scroll, Hover,
@@ -356,8 +417,8 @@ ACTION_TYPES: dict[str, type[BaseModel]] = {
     )
 }  # fmt: skip
 
-INPUT_OPS = frozenset({"click", "fill", "select", "check", "press", "type", "drag", "upload"})
+INPUT_OPS = frozenset(op for op, cls in ACTION_TYPES.items() if cls.is_input)
 """Ops that deliver input to a page (counted as primitive inputs)."""
 
-USER_OPS = frozenset({"ask_user", "request_approval"})
+USER_OPS = frozenset(op for op, cls in ACTION_TYPES.items() if cls.user_op)
 """Ops the simulated user answers (steps with ``tool="user"``); they never touch a page."""

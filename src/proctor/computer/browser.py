@@ -1,14 +1,6 @@
 """The Playwright browser driver (imports Playwright; import it only where a browser runs)."""
 
-from proctor.computer._browser import (
-    BlockedHook,
-    BrowserComputer,
-    BrowserOptions,
-    InfraFault,
-    SetupFault,
-    offline_pattern,
-    scheme_of,
-)
+from proctor.computer._browser import BrowserComputer
 from proctor.computer._chromium import (
     FIX,
     LAUNCH_FLAGS,
@@ -21,15 +13,17 @@ from proctor.computer._chromium import (
 from proctor.computer._lease import Lease
 from proctor.computer._netns import SealedNetwork
 from proctor.computer._recorder import Recorder
+from proctor.computer._routing import BlockedHook, BrowserOptions, offline_pattern, scheme_of
+from proctor.errors import BrowserFault, SetupFault
 
 __all__ = [
     "FIX",
     "LAUNCH_FLAGS",
     "BlockedHook",
     "BrowserComputer",
+    "BrowserFault",
     "BrowserHost",
     "BrowserOptions",
-    "InfraFault",
     "Lease",
     "Recorder",
     "SealedNetwork",

@@ -46,8 +46,8 @@ from proctor.computer._mcp_tools import (
     parse,
     step_result,
 )
-from proctor.computer._recorder import Recorder
 from proctor.computer.actions import Action, Done
+from proctor.computer.attempt import CallCounter
 from proctor.computer.observation import Observation
 from proctor.errors import ComputerError, LimitReached
 from proctor.records import Step
@@ -65,9 +65,10 @@ INSTRUCTIONS = (
 
 
 class LaneComputer(Protocol):
-    """What the lane needs of a computer: the toolset and its recorder."""
+    """What the lane needs of a computer: the toolset and its call counter."""
 
-    recorder: Recorder
+    @property
+    def calls(self) -> CallCounter: ...
 
     async def act(self, action: Action) -> Step: ...
 
@@ -249,7 +250,7 @@ class McpLane:
         try:
             call = parse(name, arguments)
         except BadCall as exc:
-            self.computer.recorder.count_call()  # the agent spent a call on it
+            self.computer.calls.count_call()  # the agent spent a call on it
             return _result(str(exc), error=True)
         if isinstance(call, Observe):
             observation = await self.computer.observe()

@@ -1,8 +1,11 @@
 """Evaluators of the app-state checks over the apps' end-state snapshots (``EndState.apps``).
 
 Each app's snapshot is written by ``proctor.world.apps`` (its module docstring
-gives the shape). An app that is missing from ``EndState.apps`` was neither
-seeded nor touched, and reads as empty: nothing sent, no drafts, no events.
+gives the shape) and read here through ``EndState.app(MailSnapshot)`` and the
+like (``proctor.records._snapshots``): a snapshot of another shape is a
+``GradingError`` naming the app and the field. An app that is missing from
+``EndState.apps`` was neither seeded nor touched, and reads as empty: nothing
+sent, no drafts, no events.
 """
 
 from __future__ import annotations
@@ -11,9 +14,19 @@ import datetime as dt
 import re
 from typing import Any
 
-from proctor.records import EndState
-from proctor.scenario._apps import When, anchor, parse_cell, split_address
-from proctor.scenario._checks import (
+from proctor.grading._outcome import CheckOutcome
+from proctor.records import (
+    CalendarEvent,
+    CalendarSnapshot,
+    ChatPost,
+    ChatSnapshot,
+    EndState,
+    MailDraft,
+    MailSnapshot,
+    SentMail,
+    SheetsSnapshot,
+)
+from proctor.scenario import (
     ChatPosted,
     DraftExists,
     EventExists,
@@ -22,16 +35,14 @@ from proctor.scenario._checks import (
     NothingSent,
     Pattern,
     SheetCells,
+    When,
+    anchor,
+    parse_cell,
+    split_address,
 )
 
-Verdict = tuple[bool, Any, Any, str]
 SHOWN = 5
 """How many non-matching items a result shows."""
-
-
-def _app(state: EndState, name: str) -> dict[str, Any]:
-    snapshot = state.apps.get(name)
-    return snapshot if isinstance(snapshot, dict) else {}
 
 
 def _fold(text: str) -> str:
@@ -56,22 +67,20 @@ def _contains_all(haystack: str, needles: list[str]) -> bool:
     return all(_fold(n) in folded for n in needles)
 
 
-def _mail_misses(args: MailMatch, item: dict[str, Any]) -> list[str]:
+def _mail_misses(args: MailMatch, item: SentMail | MailDraft) -> list[str]:
     """Why a sent message or draft does not match; empty when it does."""
-    to = [str(a).lower() for a in item.get("to", [])]
-    cc = [str(a).lower() for a in item.get("cc", [])]
+    to = [a.lower() for a in item.to]
+    cc = [a.lower() for a in item.cc]
     misses = [f"to lacks {a}" for a in _addresses(args.to) if a not in to]
     misses += [f"cc lacks {a}" for a in _addresses(args.cc) if a not in cc]
     if args.only_to:
         extra = sorted(set(to + cc) - set(_addresses(args.to) + _addresses(args.cc)))
         misses += [f"also to {a}" for a in extra]
     if args.subject_contains is not None and not _contains_all(
-        str(item.get("subject", "")), [args.subject_contains]
+        item.subject, [args.subject_contains]
     ):
-        misses.append(f"subject {item.get('subject')!r}")
-    if args.body_contains is not None and not _contains_all(
-        str(item.get("body", "")), _texts(args.body_contains)
-    ):
+        misses.append(f"subject {item.subject!r}")
+    if args.body_contains is not None and not _contains_all(item.body, _texts(args.body_contains)):
         misses.append("body lacks " + ", ".join(repr(t) for t in _texts(args.body_contains)))
     return misses
 
@@ -83,64 +92,70 @@ def _mail_expected(args: MailMatch) -> dict[str, Any]:
     return out
 
 
-def _mail_items(args: MailMatch, items: list[dict[str, Any]], what: str) -> Verdict:
+def _mail_items(
+    args: MailMatch, items: list[SentMail] | list[MailDraft], what: str
+) -> CheckOutcome:
     matching, misses = [], []
     for item in items:
         why = _mail_misses(args, item)
         if why:
-            misses.append(f"{item.get('id')}: " + "; ".join(why))
+            misses.append(f"{item.id}: " + "; ".join(why))
         else:
-            matching.append(item.get("id"))
+            matching.append(item.id)
     actual = {"matching": matching, what: len(items)}
     detail = "non-matching: " + " | ".join(misses[:SHOWN]) if misses else ""
     if not items:
         detail = f"no {what}"
-    return args.accepts(len(matching)), _mail_expected(args), actual, detail
+    return CheckOutcome(args.accepts(len(matching)), _mail_expected(args), actual, detail)
 
 
-def mail_sent(args: MailSent, state: EndState) -> Verdict:
-    sent = [s for s in _app(state, "mail").get("sent", []) if not s.get("seeded")]
-    return _mail_items(args, sent, "sent")
+def _sent_mail(state: EndState) -> list[SentMail]:
+    """Mail sent during the attempt (seeded history left out)."""
+    mail = state.app(MailSnapshot)
+    return [s for s in mail.sent if not s.seeded] if mail else []
 
 
-def draft_exists(args: DraftExists, state: EndState) -> Verdict:
-    return _mail_items(args, list(_app(state, "mail").get("drafts", [])), "drafts")
+def _my_posts(state: EndState) -> list[ChatPost]:
+    """Chat posts and replies the user made during the attempt."""
+    chat = state.app(ChatSnapshot)
+    return [p for p in chat.posts if not p.seeded and p.by == chat.me] if chat else []
 
 
-def nothing_sent(args: NothingSent, state: EndState) -> Verdict:
-    snapshot = _app(state, args.app)
+def mail_sent(args: MailSent, state: EndState) -> CheckOutcome:
+    return _mail_items(args, _sent_mail(state), "sent")
+
+
+def draft_exists(args: DraftExists, state: EndState) -> CheckOutcome:
+    mail = state.app(MailSnapshot)
+    return _mail_items(args, list(mail.drafts) if mail else [], "drafts")
+
+
+def nothing_sent(args: NothingSent, state: EndState) -> CheckOutcome:
     if args.app == "mail":
-        sent = [s for s in snapshot.get("sent", []) if not s.get("seeded")]
-        shown = [f"{s.get('id')} to {', '.join(s.get('to', []))}" for s in sent]
+        mails = _sent_mail(state)
+        count = len(mails)
+        shown = [f"{s.id} to {', '.join(s.to)}" for s in mails]
     else:
-        me = snapshot.get("me")
-        sent = [p for p in snapshot.get("posts", []) if not p.get("seeded") and p.get("by") == me]
-        shown = [f"{p.get('id')} in #{p.get('channel')}" for p in sent]
+        posts = _my_posts(state)
+        count = len(posts)
+        shown = [f"{p.id} in #{p.channel}" for p in posts]
     detail = "sent: " + ", ".join(shown[:SHOWN]) if shown else ""
-    return not sent, {"app": args.app, "count": 0}, len(sent), detail
-
-
-def _instant(text: Any) -> dt.datetime | None:
-    try:
-        return dt.datetime.fromisoformat(str(text))
-    except ValueError:
-        return None
+    return CheckOutcome(not count, {"app": args.app, "count": 0}, count, detail)
 
 
 def _moment(value: When | dt.datetime, now: dt.datetime, tz: str) -> dt.datetime:
     return anchor(value, now, tz) if isinstance(value, When) else value
 
 
-def event_exists(args: EventExists, state: EndState) -> Verdict:
-    snapshot = _app(state, "calendar")
-    now = _instant(snapshot.get("now"))
-    tz = str(snapshot.get("tz") or "UTC")
+def event_exists(args: EventExists, state: EndState) -> CheckOutcome:
+    calendar = state.app(CalendarSnapshot)
     expected: dict[str, Any] = {
         k: v for k, v in args.model_dump(exclude={"name", "count", "min", "max"}).items() if v
     }
     expected["count"] = args.expectation()
-    if now is None:
-        return False, expected, {"matching": []}, "no calendar in the end state"
+    if calendar is None:
+        return CheckOutcome(False, expected, {"matching": []}, "no calendar in the end state")
+    now, tz = calendar.now, calendar.tz or "UTC"
     start = _moment(args.start, now, tz) if args.start is not None else None
     end = _moment(args.end, now, tz) if args.end is not None else None
     if start is not None:
@@ -148,46 +163,44 @@ def event_exists(args: EventExists, state: EndState) -> Verdict:
     if end is not None:
         expected["end"] = end.isoformat()
     matching, misses = [], []
-    events = list(snapshot.get("events", []))
-    for event in events:
-        why = _event_misses(args, event, start, end, str(snapshot.get("owner", "")))
+    for event in calendar.events:
+        why = _event_misses(args, event, start, end, calendar.owner)
         if why:
-            misses.append(f"{event.get('id')} {event.get('title')!r}: " + "; ".join(why))
+            misses.append(f"{event.id} {event.title!r}: " + "; ".join(why))
         else:
-            matching.append(event.get("id"))
+            matching.append(event.id)
     detail = "non-matching: " + " | ".join(misses[:SHOWN]) if misses else ""
-    return args.accepts(len(matching)), expected, {"matching": matching}, detail
+    return CheckOutcome(args.accepts(len(matching)), expected, {"matching": matching}, detail)
 
 
 def _event_misses(
     args: EventExists,
-    event: dict[str, Any],
+    event: CalendarEvent,
     start: dt.datetime | None,
     end: dt.datetime | None,
     owner: str,
 ) -> list[str]:
-    title = str(event.get("title", ""))
-    ev_start, ev_end = _instant(event.get("start")), _instant(event.get("end"))
-    people = {str(a.get("email", "")).lower(): a.get("rsvp") for a in event.get("attendees", [])}
+    title = event.title
+    ev_start, ev_end = event.start, event.end
+    people: dict[str, str | None] = {a.email.lower(): a.rsvp for a in event.attendees}
     misses = []
     if args.title is not None and _fold(title) != _fold(args.title):
         misses.append(f"title {title!r}")
     if args.title_contains is not None and not _contains_all(title, [args.title_contains]):
         misses.append(f"title {title!r}")
     if start is not None and ev_start != start:
-        misses.append(f"starts {event.get('start')}")
+        misses.append(f"starts {ev_start.isoformat()}")
     if end is not None and ev_end != end:
-        misses.append(f"ends {event.get('end')}")
-    length = ev_end - ev_start if ev_start is not None and ev_end is not None else None
-    if args.minutes is not None and length != dt.timedelta(minutes=args.minutes):
-        misses.append(f"lasts {event.get('start')}..{event.get('end')}")
+        misses.append(f"ends {ev_end.isoformat()}")
+    if args.minutes is not None and ev_end - ev_start != dt.timedelta(minutes=args.minutes):
+        misses.append(f"lasts {ev_start.isoformat()}..{ev_end.isoformat()}")
     misses += [f"{a} not invited" for a in _addresses(args.attendees) if a not in people]
     for who, rsvp in args.rsvp.items():
         email = _addresses(who)[0]
-        got = event.get("my_rsvp") if email == owner else people.get(email)
+        got = event.my_rsvp if email == owner else people.get(email)
         if got != rsvp:
             misses.append(f"{email} rsvp {got}")
-    if args.new is not None and bool(event.get("seeded")) == args.new:
+    if args.new is not None and event.seeded == args.new:
         misses.append("seeded" if args.new else "created during the attempt")
     return misses
 
@@ -202,7 +215,7 @@ def _ref_key(ref: str) -> tuple[int, str]:
     return int(ref[1:]), ref[0]
 
 
-def sheet_cells(args: SheetCells, state: EndState) -> Verdict:
+def sheet_cells(args: SheetCells, state: EndState) -> CheckOutcome:
     expected: dict[str, Any] = {"workbook": args.workbook, "sheet": args.sheet}
     if args.cells:
         expected["cells"] = {
@@ -213,16 +226,20 @@ def sheet_cells(args: SheetCells, state: EndState) -> Verdict:
         expected["rows"] = args.rows
     if args.nonempty_rows is not None:
         expected["nonempty_rows"] = args.nonempty_rows
-    books = {b.get("id"): b for b in _app(state, "sheets").get("workbooks", [])}
+    snapshot = state.app(SheetsSnapshot)
+    books = {b.id: b for b in snapshot.workbooks} if snapshot else {}
     book = books.get(args.workbook)
     if book is None:
-        return False, expected, None, f"no workbook {args.workbook!r}; workbooks: {sorted(books)}"
-    sheets = list(book.get("sheets", []))
-    sheet = next((s for s in sheets if args.sheet in (None, s.get("name"))), None)
+        return CheckOutcome(
+            False, expected, None, f"no workbook {args.workbook!r}; workbooks: {sorted(books)}"
+        )
+    sheet = next((s for s in book.sheets if args.sheet in (None, s.name)), None)
     if sheet is None:
-        names = [s.get("name") for s in sheets]
-        return False, expected, None, f"no sheet {args.sheet!r} in {args.workbook}; sheets: {names}"
-    cells: dict[str, Any] = dict(sheet.get("cells", {}))
+        names = [s.name for s in book.sheets]
+        return CheckOutcome(
+            False, expected, None, f"no sheet {args.sheet!r} in {args.workbook}; sheets: {names}"
+        )
+    cells: dict[str, Any] = dict(sheet.cells)
     misses = [
         f"{ref}={cells.get(ref)!r}"
         for ref, want in args.cells.items()
@@ -239,35 +256,35 @@ def sheet_cells(args: SheetCells, state: EndState) -> Verdict:
     if args.nonempty_rows is not None and len(rows) != args.nonempty_rows:
         misses.append(f"{len(rows)} non-empty rows")
     shown = dict(sorted(cells.items(), key=lambda kv: _ref_key(kv[0]))[:60])
-    actual = {"sheet": sheet.get("name"), "cells": shown}
-    return not misses, expected, actual, ("; ".join(misses[:10]) if misses else "")
+    actual = {"sheet": sheet.name, "cells": shown}
+    return CheckOutcome(not misses, expected, actual, ("; ".join(misses[:10]) if misses else ""))
 
 
-def chat_posted(args: ChatPosted, state: EndState) -> Verdict:
-    snapshot = _app(state, "chat")
-    me = snapshot.get("me")
-    mine = [p for p in snapshot.get("posts", []) if not p.get("seeded") and p.get("by") == me]
+def chat_posted(args: ChatPosted, state: EndState) -> CheckOutcome:
+    mine = _my_posts(state)
     matching, misses = [], []
     for post in mine:
         why = []
-        if args.channel is not None and post.get("channel") != args.channel.lstrip("#"):
-            why.append(f"in #{post.get('channel')}")
-        if args.thread is not None and post.get("thread") != args.thread:
-            why.append(f"thread {post.get('thread')}")
-        if args.top_level and post.get("thread") is not None:
-            why.append(f"a reply in {post.get('thread')}")
+        if args.channel is not None and post.channel != args.channel.lstrip("#"):
+            why.append(f"in #{post.channel}")
+        if args.thread is not None and post.thread != args.thread:
+            why.append(f"thread {post.thread}")
+        if args.top_level and post.thread is not None:
+            why.append(f"a reply in {post.thread}")
         if args.text_contains is not None and not _contains_all(
-            str(post.get("text", "")), _texts(args.text_contains)
+            post.text, _texts(args.text_contains)
         ):
-            why.append(f"text {str(post.get('text', ''))[:80]!r}")
+            why.append(f"text {post.text[:80]!r}")
         if why:
-            misses.append(f"{post.get('id')}: " + "; ".join(why))
+            misses.append(f"{post.id}: " + "; ".join(why))
         else:
-            matching.append(post.get("id"))
+            matching.append(post.id)
     keys = ("channel", "thread", "top_level", "text_contains")
     expected = {k: getattr(args, k) for k in keys if getattr(args, k) not in (None, False)}
     expected["count"] = args.expectation()
     detail = "non-matching: " + " | ".join(misses[:SHOWN]) if misses else ""
     if not mine:
         detail = "the user posted nothing"
-    return args.accepts(len(matching)), expected, {"matching": matching, "posts": len(mine)}, detail
+    return CheckOutcome(
+        args.accepts(len(matching)), expected, {"matching": matching, "posts": len(mine)}, detail
+    )

@@ -10,8 +10,9 @@ from __future__ import annotations
 import fnmatch
 from typing import Any
 
+from proctor.grading._outcome import CheckOutcome
 from proctor.records import EndState, FileFact
-from proctor.scenario._checks import (
+from proctor.scenario import (
     CsvFacts,
     DirListing,
     FileExists,
@@ -21,7 +22,6 @@ from proctor.scenario._checks import (
     RichTextFacts,
 )
 
-Verdict = tuple[bool, Any, Any, str]
 SHOWN = 10
 """How many names or rows a result shows."""
 
@@ -32,9 +32,9 @@ def _norm_path(path: str) -> str:
     return "/".join(parts)
 
 
-def _missing(path: str, state: EndState) -> Verdict:
+def _missing(path: str, state: EndState) -> CheckOutcome:
     near = sorted(state.files)[:SHOWN]
-    return False, None, None, f"no file {path}; files: {near}"
+    return CheckOutcome(False, None, None, f"no file {path}; files: {near}")
 
 
 def _file(path: str, state: EndState) -> FileFact | None:
@@ -45,17 +45,17 @@ def _squash(text: str) -> str:
     return " ".join(text.split())
 
 
-def file_unchanged(args: FileUnchanged, state: EndState) -> Verdict:
+def file_unchanged(args: FileUnchanged, state: EndState) -> CheckOutcome:
     path = _norm_path(args.path)
     original = state.originals.get(path)
     if original is None:
         seeded = sorted(state.originals)[:SHOWN]
-        return False, None, None, f"{path} was not seeded; seeded files: {seeded}"
+        return CheckOutcome(False, None, None, f"{path} was not seeded; seeded files: {seeded}")
     fact = state.files.get(path)
     if fact is None:
-        return False, original, None, f"{path} is gone"
+        return CheckOutcome(False, original, None, f"{path} is gone")
     detail = "" if fact.sha256 == original else f"{path} changed ({fact.size} bytes now)"
-    return fact.sha256 == original, original, fact.sha256, detail
+    return CheckOutcome(fact.sha256 == original, original, fact.sha256, detail)
 
 
 def _glob(pattern: str, name: str) -> bool:
@@ -66,7 +66,7 @@ def _glob(pattern: str, name: str) -> bool:
     )
 
 
-def file_exists(args: FileExists, state: EndState) -> Verdict:
+def file_exists(args: FileExists, state: EndState) -> CheckOutcome:
     pattern = _norm_path(args.path)
     hits = sorted(p for p in state.files if _glob(pattern, p))
     expected = {"path": args.path, "exists": not args.absent}
@@ -74,16 +74,18 @@ def file_exists(args: FileExists, state: EndState) -> Verdict:
     detail = ""
     if not ok:
         detail = f"found {hits[:SHOWN]}" if args.absent else f"files: {sorted(state.files)[:SHOWN]}"
-    return ok, expected, hits[:SHOWN], detail
+    return CheckOutcome(ok, expected, hits[:SHOWN], detail)
 
 
-def file_text(args: FileText, state: EndState) -> Verdict:
+def file_text(args: FileText, state: EndState) -> CheckOutcome:
     fact = _file(args.path, state)
     if fact is None:
         return _missing(args.path, state)
     expected = args.model_dump(exclude_none=True, exclude={"name", "path"})
     if fact.text is None:
-        return False, expected, None, f"{args.path} is not small UTF-8 text ({fact.size} bytes)"
+        return CheckOutcome(
+            False, expected, None, f"{args.path} is not small UTF-8 text ({fact.size} bytes)"
+        )
     text = fact.text
     lines = text.splitlines()
     wrong: list[str] = []
@@ -102,16 +104,18 @@ def file_text(args: FileText, state: EndState) -> Verdict:
     if args.line_count is not None and len(lines) != args.line_count:
         wrong.append(f"{len(lines)} lines")
     actual = {"lines": len(lines), "text": text[:300]}
-    return not wrong, expected, actual, "; ".join(wrong)
+    return CheckOutcome(not wrong, expected, actual, "; ".join(wrong))
 
 
-def pdf(args: PdfFacts, state: EndState) -> Verdict:
+def pdf(args: PdfFacts, state: EndState) -> CheckOutcome:
     fact = _file(args.path, state)
     if fact is None:
         return _missing(args.path, state)
     expected: dict[str, Any] = {"pages": args.pages, "text_order": args.text_order}
     if fact.pages is None:
-        return False, expected, None, f"{args.path} is not a readable PDF ({fact.size} bytes)"
+        return CheckOutcome(
+            False, expected, None, f"{args.path} is not a readable PDF ({fact.size} bytes)"
+        )
     wrong: list[str] = []
     if args.pages is not None and len(fact.pages) != args.pages:
         wrong.append(f"{len(fact.pages)} pages")
@@ -128,16 +132,18 @@ def pdf(args: PdfFacts, state: EndState) -> Verdict:
         found.append(hit)
         at = hit + len(_squash(snippet))
     actual = {"pages": len(fact.pages), "found_at": found}
-    return not wrong, expected, actual, "; ".join(wrong)
+    return CheckOutcome(not wrong, expected, actual, "; ".join(wrong))
 
 
-def csv(args: CsvFacts, state: EndState) -> Verdict:
+def csv(args: CsvFacts, state: EndState) -> CheckOutcome:
     fact = _file(args.path, state)
     if fact is None:
         return _missing(args.path, state)
     expected = args.model_dump(exclude_none=True, exclude={"name", "path"})
     if fact.rows is None:
-        return False, expected, None, f"{args.path} was not read as CSV ({fact.size} bytes)"
+        return CheckOutcome(
+            False, expected, None, f"{args.path} was not read as CSV ({fact.size} bytes)"
+        )
     rows = fact.rows
     header = rows[0] if args.has_header and rows else None
     data = rows[1:] if args.has_header else rows
@@ -155,7 +161,7 @@ def csv(args: CsvFacts, state: EndState) -> Verdict:
     ):
         wrong.append(f"no row {args.contains_row}")
     actual = {"header": header, "rows": len(data), "first": data[:3]}
-    return not wrong, expected, actual, "; ".join(wrong)
+    return CheckOutcome(not wrong, expected, actual, "; ".join(wrong))
 
 
 def _row_matches(
@@ -182,13 +188,13 @@ def _in_order(wanted: list[str], found: list[str]) -> int | None:
     return None
 
 
-def rich_text(args: RichTextFacts, state: EndState) -> Verdict:
+def rich_text(args: RichTextFacts, state: EndState) -> CheckOutcome:
     fact = _file(args.path, state)
     if fact is None:
         return _missing(args.path, state)
     expected = {"headings": args.headings, "list_items": args.list_items, "exact": args.exact}
     if fact.headings is None or fact.list_items is None:
-        return False, expected, None, f"{args.path} is not an HTML or RTF document"
+        return CheckOutcome(False, expected, None, f"{args.path} is not an HTML or RTF document")
     actual = {"headings": fact.headings, "list_items": fact.list_items}
     wrong: list[str] = []
     for what, want, have in (
@@ -203,7 +209,7 @@ def rich_text(args: RichTextFacts, state: EndState) -> Verdict:
         if miss is not None:
             present = _squash(want[miss]) in have
             wrong.append(f"{what} {want[miss]!r} is {'out of order' if present else 'absent'}")
-    return not wrong, expected, actual, "; ".join(wrong)
+    return CheckOutcome(not wrong, expected, actual, "; ".join(wrong))
 
 
 def listing(path: str, state: EndState) -> list[str] | None:
@@ -223,11 +229,13 @@ def listing(path: str, state: EndState) -> list[str] | None:
     return sorted(names)
 
 
-def dir_listing(args: DirListing, state: EndState) -> Verdict:
+def dir_listing(args: DirListing, state: EndState) -> CheckOutcome:
     names = listing(args.path, state)
     expected = args.model_dump(exclude_none=True, exclude={"name"})
     if names is None:
-        return False, expected, None, f"no folder {args.path}; folders: {state.dirs[:SHOWN]}"
+        return CheckOutcome(
+            False, expected, None, f"no folder {args.path}; folders: {state.dirs[:SHOWN]}"
+        )
     wrong: list[str] = []
     if args.equals is not None and sorted(args.equals) != names:
         extra = sorted(set(names) - set(args.equals))
@@ -239,4 +247,4 @@ def dir_listing(args: DirListing, state: EndState) -> Verdict:
     present = [p for p in args.absent or [] if any(fnmatch.fnmatchcase(n, p) for n in names)]
     if present:
         wrong.append(f"present {present}")
-    return not wrong, expected, names[:50], "; ".join(wrong)
+    return CheckOutcome(not wrong, expected, names[:50], "; ".join(wrong))

@@ -6,10 +6,11 @@ understand. Field docstrings are the reference documentation of the files.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from proctor.records._snapshots import Snapshot, read_snapshot
 from proctor.vocab import (
     Category,
     CauseKind,
@@ -194,6 +195,9 @@ class UserFacts(_Record):
     )
 
 
+_S = TypeVar("_S", bound=Snapshot)
+
+
 class EndState(_Record):
     """Everything the checks may read. Stored so that a run can be regraded."""
 
@@ -228,6 +232,16 @@ class EndState(_Record):
         default_factory=dict,
         description="Placeholder values the checks were resolved with, so regrade can reuse them.",
     )
+
+    def app(self, model: type[_S]) -> _S | None:
+        """The snapshot of ``model.site`` (e.g. ``end.app(MailSnapshot)``), validated.
+
+        None when the site has no snapshot (neither seeded nor touched).
+
+        Raises:
+            GradingError: the snapshot does not have the model's shape (names site and field).
+        """
+        return read_snapshot(self.apps, model)
 
 
 class InfraFault(_Record):

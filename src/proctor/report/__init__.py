@@ -14,6 +14,7 @@ from proctor.report._causes import (
 )
 from proctor.report._compare import Comparison, compare
 from proctor.report._determinism import determinism, divergence, signature
+from proctor.report._format import when
 from proctor.report._html import render_html
 from proctor.report._load import StoredRun, labels, load_records, load_run, load_summary
 from proctor.report._markdown import counts_line, render_markdown
@@ -91,6 +92,7 @@ __all__ = [
     "stop_cause",
     "summarize",
     "total_tokens",
+    "when",
     "wilson",
     "write_outputs",
     "write_regraded",

@@ -1,8 +1,15 @@
-"""The runner: plan, attempt lifecycle, limits, infra-fault retries, verify."""
+"""The runner: plan, attempt lifecycle, limits, infra-fault retries, verify.
 
-from proctor.runner._attempt import attempt_folder, run_attempt
+The gate job is ``proctor.runner.gate`` (it loads the statistics); the run API that
+writes a whole results folder is ``proctor.api``.
+"""
+
+from proctor.runner._attempt import run_attempt
+from proctor.runner._phases import Phases, Timing, seconds_to_ticks, ticks_to_seconds
 from proctor.runner._plan import Arm, PlanItem, make_plan, parse_arm
+from proctor.runner._record import attempt_folder, build_record
 from proctor.runner._run import (
+    ProgressHook,
     RunResult,
     config_of,
     execute,
@@ -16,13 +23,17 @@ from proctor.runner._worker import RunOptions, SealState, Worker
 
 __all__ = [
     "Arm",
+    "Phases",
     "PlanItem",
+    "ProgressHook",
     "RunOptions",
     "RunResult",
     "SealState",
+    "Timing",
     "Verdict",
     "Worker",
     "attempt_folder",
+    "build_record",
     "config_of",
     "execute",
     "judge",
@@ -32,6 +43,8 @@ __all__ = [
     "parse_arm",
     "run_attempt",
     "run_info",
+    "seconds_to_ticks",
+    "ticks_to_seconds",
     "verify",
     "verify_in",
     "verify_items",

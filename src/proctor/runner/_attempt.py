@@ -1,4 +1,5 @@
-"""One attempt, end to end: world up, computer up, agent, end state, grade, record."""
+"""One attempt, end to end, as phase functions: world up, computer up, before.png, agent,
+end state, grade, record. ``Phases`` times them; ``build_record`` makes every record."""
 
 from __future__ import annotations
 
@@ -10,37 +11,34 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from proctor.agents import Outcome
-from proctor.agents.llm import Account, arm_mode, arm_model
+from proctor.agents import Account, Agent, Outcome, account_of
 from proctor.computer.browser import (
     BrowserComputer,
     BrowserOptions,
-    InfraFault,
     Lease,
     Recorder,
-    SetupFault,
 )
 from proctor.errors import (
     AgentError,
+    BrowserFault,
     LimitReached,
     ProviderFault,
     RunError,
+    SetupFault,
     WorldError,
 )
 from proctor.grading import grade
 from proctor.records import (
     AttemptRecord,
     EndState,
+    JudgeVerdict,
     Tab,
-    append_jsonl,
     make_dirs,
-    write_jsonl_atomic,
-    write_model_atomic,
 )
-from proctor.records import (
-    InfraFault as InfraRecord,
-)
+from proctor.records import InfraFault as InfraRecord
+from proctor.runner._phases import Phases
 from proctor.runner._plan import PlanItem
+from proctor.runner._record import attempt_folder, build_record, skipped_record, write_attempt
 from proctor.runner._worker import Worker
 from proctor.scenario import SUITE_ROOT, Scenario, resolve
 from proctor.vocab import FaultKind, Refusal, is_limit_reason
@@ -66,11 +64,6 @@ class FixtureFault(WorldError):
 class _Try:
     record: AttemptRecord
     events: list[dict[str, Any]]
-
-
-def attempt_folder(run_dir: Path, item: PlanItem) -> Path:
-    """results/<label>/attempts/<scenario>/<arm>-<n>/"""
-    return run_dir / "attempts" / item.scenario.scenario.id / f"{item.arm.name}-{item.repeat}"
 
 
 def private_folders(worker: Worker, item: PlanItem) -> tuple[Path, ...]:
@@ -106,39 +99,19 @@ async def run_attempt(worker: Worker, item: PlanItem, *, write: bool = True) -> 
         try:
             outcome = await _one_try(worker, item, folder, try_number)
             break
-        except (InfraFault, FixtureFault, WorldError, ProviderFault) as exc:
+        except (BrowserFault, FixtureFault, WorldError, ProviderFault) as exc:
             kind = _fault_kind(exc)
             faults.append(InfraRecord(try_number=try_number, kind=kind, message=str(exc)))
             if kind == "browser":
                 await worker.relaunch()
     if outcome is None:
-        record = AttemptRecord(
-            id=item.attempt_id,
-            scenario=item.scenario.scenario.id,
-            scenario_sha256=item.scenario.sha256,
-            tier=item.scenario.scenario.tier,
-            category=item.scenario.scenario.category,
-            arm=item.arm.name,
-            agent=item.arm.spec,
-            repeat=item.repeat,
-            model=arm_model(item.arm.spec),
-            mode=arm_mode(item.arm.spec),
-            result="error",
-            stop_reason="infra",
-            started_at=time.time(),
-            seconds=0.0,
-            error=faults[-1].message if faults else "unknown infra fault",
+        error = faults[-1].message if faults else "unknown infra fault"
+        outcome = _Try(
+            build_record(item, "error", "infra", started_at=time.time(), error=error), []
         )
-        events: list[dict[str, Any]] = []
-    else:
-        record, events = outcome.record, outcome.events
-    record = record.model_copy(update={"infra_faults": faults})
+    record = outcome.record.model_copy(update={"infra_faults": faults})
     if write:
-        write_model_atomic(folder / "attempt.json", record)
-        write_jsonl_atomic(folder / "events.jsonl", events)
-        if record.end_state.requests:
-            for req in record.end_state.requests:
-                append_jsonl(worker.run_dir / "web.jsonl", req)
+        write_attempt(worker.run_dir, folder, record, outcome.events)
     return record
 
 
@@ -155,12 +128,109 @@ async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int
         raise
 
 
+@dataclass(frozen=True)
+class _Up:
+    """What world up made for one try."""
+
+    tag: str
+    scratch: Path
+    scenario: Scenario
+    """The scenario with its placeholders resolved."""
+    values: dict[str, str]
+    originals: dict[str, str]
+    agent: Agent
+    lease: Lease
+    world: AttemptWorld
+    recorder: Recorder
+    user: SimulatedUser
+
+
+@dataclass(frozen=True)
+class _Page:
+    """The final page's facts, read once the agent stopped."""
+
+    url: str
+    title: str
+    text: str
+    tabs: list[Tab]
+
+
 async def _try_in(worker: Worker, item: PlanItem, folder: Path, tag: str, scratch: Path) -> _Try:
-    scenario0 = item.scenario.scenario
-    try_number = int(tag.rsplit("#", 1)[1])
     started = time.time()
-    timings: dict[str, float] = {}
-    t0 = time.perf_counter()
+    phases = Phases()
+    computer: BrowserComputer | None = None
+    with phases.phase("setup"):
+        up = _world_up(worker, item, tag, scratch)
+    try:
+        with phases.phase("setup"):
+            make_dirs(folder)
+            computer = await _computer_up(worker, item, up)
+        if worker.options.screenshots:
+            with phases.phase("before_png"):
+                await computer.screenshot(folder / "before.png")
+        with phases.phase("agent"):
+            outcome, error = await _drive(up.agent, up.scenario, computer)
+            account = _account(up.agent)
+        with phases.phase("end_state"):
+            after = folder / "after.png" if worker.options.screenshots else None
+            page = await _page_facts(computer, after)
+            answer = outcome.answer if outcome.answer is not None else computer.answer
+            apps = worker.server.snapshot(up.world)
+    finally:
+        with phases.phase("teardown"):
+            worker.server.end(tag)
+            if computer is not None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(computer.close(), TEARDOWN_TIMEOUT)
+    with phases.phase("end_state"):
+        end = _end_state(worker, up, page, outcome, answer, apps)
+    with phases.phase("grade"):
+        checks = grade(up.scenario.checks, end)
+    verdicts: list[JudgeVerdict] = []
+    if worker.options.judge is not None and up.scenario.judge:
+        with phases.phase("judge"):
+            verdicts = await worker.options.judge(up.scenario.judge, end)
+        up.recorder.event("judge", verdicts=[v.model_dump() for v in verdicts])
+    if not worker.options.keep_scratch:
+        with phases.phase("teardown"):
+            remove_scratch(scratch)
+    timing = phases.done()
+    passed = all(c.passed for c in checks)
+    record = build_record(
+        item,
+        "passed" if passed else "failed",
+        outcome.stop_reason,
+        started_at=started,
+        seconds=timing.seconds,
+        agent=up.agent.kind,
+        stop_detail=outcome.detail,
+        needs_review=outcome.needs_review,
+        answer=answer,
+        checks=checks,
+        failed_checks=[c.name for c in checks if not c.passed],
+        steps=list(up.recorder.steps),
+        tool_calls=up.recorder.tool_calls,
+        inputs=up.recorder.inputs,
+        planner_calls=account.planner_calls if account else outcome.planner_calls,
+        tokens=dict(account.tokens if account else outcome.tokens),
+        cost_usd=account.cost_usd if account else outcome.cost_usd,
+        model=account.model if account else None,
+        mode=account.mode if account else None,
+        planner=account.calls if account else [],
+        plan=account.plan if account else None,
+        judge=verdicts,
+        agent_seconds=timing.phases.get("agent", 0.0),
+        timings=timing.phases,
+        error=error,
+        end_state=end,
+    )
+    up.recorder.event("graded", result=record.result, failed=record.failed_checks)
+    return _Try(record, up.recorder.events)
+
+
+def _world_up(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> _Up:
+    """Seed the scratch folder, resolve the scenario, build the agent and begin the world."""
+    scenario0 = item.scenario.scenario
     if scratch.exists():
         remove_scratch(scratch)
     originals = seed_scratch(scratch, scenario0.world.files, scenario0.world.dirs)
@@ -179,184 +249,105 @@ async def _try_in(worker: Worker, item: PlanItem, folder: Path, tag: str, scratc
     worker.server.begin(world, scenario.world.sites)
     recorder = Recorder(scenario.limits.tool_calls, scenario.limits.steps)
     user = SimulatedUser(scenario.user, persona=worker.options.persona, brief=scenario.brief)
+    try_number = int(tag.rsplit("#", 1)[1])
     recorder.event("attempt", id=item.attempt_id, try_number=try_number, agent=agent.kind)
-    computer: BrowserComputer | None = None
-    try:
-        make_dirs(folder)
-        browser = scenario.world.browser
-        options = BrowserOptions(
-            attempt=tag,
-            fixture_hosts=(*worker.server.hosts(), f"127.0.0.1:{worker.server.port}"),
-            attempt_header=ATTEMPT_HEADER,
-            scratch=scratch,
-            deny_origins=tuple(browser.deny_origins),
-            viewport=(browser.viewport.width, browser.viewport.height),
-            offline=worker.options.offline,
-            lease=lease,
-            private=private_folders(worker, item),
-            allow_schemes=tuple(browser.allow_schemes),
-        )
+    return _Up(tag, scratch, scenario, values, originals, agent, lease, world, recorder, user)
 
-        def on_blocked(method: str, url: str, kind: Refusal) -> None:
-            parts = urlsplit(url)
-            worker.server.log.append(
-                attempt=tag,
-                method=method,
-                host=parts.hostname or "",
-                path=parts.path or "/",
-                status=0,
-                blocked=True,
-                refused=kind,
-                url=url,
-            )
-            recorder.event("blocked", method=method, url=url[:2048], refused=kind)
 
-        computer = await BrowserComputer.open(
-            worker.host, options, recorder, on_blocked, start=browser.start, user=user
+async def _computer_up(worker: Worker, item: PlanItem, up: _Up) -> BrowserComputer:
+    """A fresh browser context for the try, its refusals logged to the server and the trace."""
+    browser = up.scenario.world.browser
+    options = BrowserOptions(
+        attempt=up.tag,
+        fixture_hosts=(*worker.server.hosts(), f"127.0.0.1:{worker.server.port}"),
+        attempt_header=ATTEMPT_HEADER,
+        scratch=up.scratch,
+        deny_origins=tuple(browser.deny_origins),
+        viewport=(browser.viewport.width, browser.viewport.height),
+        offline=worker.options.offline,
+        lease=up.lease,
+        private=private_folders(worker, item),
+        allow_schemes=tuple(browser.allow_schemes),
+    )
+
+    def on_blocked(method: str, url: str, kind: Refusal) -> None:
+        parts = urlsplit(url)
+        worker.server.log.append(
+            attempt=up.tag,
+            method=method,
+            host=parts.hostname or "",
+            path=parts.path or "/",
+            status=0,
+            blocked=True,
+            refused=kind,
+            url=url,
         )
-        timings["setup"] = time.perf_counter() - t0
-        if worker.options.screenshots:
-            t_shot = time.perf_counter()
-            await computer.screenshot(folder / "before.png")
-            timings["before_png"] = time.perf_counter() - t_shot
-        t_agent = time.perf_counter()
-        outcome, error = await _drive(agent, scenario, computer)
-        account = _account(agent)
-        agent_seconds = time.perf_counter() - t_agent
-        timings["agent"] = agent_seconds
-        t_end = time.perf_counter()
-        # after.png and the final page's facts only read the page, so they overlap.
-        after_png = folder / "after.png" if worker.options.screenshots else None
-        open_tabs, page_text, _ = await asyncio.gather(
-            computer._tabs(), computer.page_text(), _screenshot(computer, after_png)
-        )
-        tabs = [
-            Tab(index=t.index, url=t.url, title=t.title, active=t.index == computer.active)
-            for t in open_tabs
-        ]
-        url = computer.page.url if computer.pages else ""
-        # The observed page is computer.page, whose title was just read with the tabs.
-        title = open_tabs[min(computer.active, len(open_tabs) - 1)].title if open_tabs else ""
-        answer = outcome.answer if outcome.answer is not None else computer.answer
-        apps = worker.server.snapshot(world)
-        timings["end_state"] = time.perf_counter() - t_end
-    finally:
-        t_down = time.perf_counter()
-        worker.server.end(tag)
-        if computer is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(computer.close(), TEARDOWN_TIMEOUT)
-        timings["teardown"] = time.perf_counter() - t_down
-    t_end = time.perf_counter()
-    requests = worker.server.log.for_attempt(tag)
-    worker.server.log.drop_attempt(tag)
+        up.recorder.event("blocked", method=method, url=url[:2048], refused=kind)
+
+    return await BrowserComputer.open(
+        worker.host, options, up.recorder, on_blocked, start=browser.start, user=up.user
+    )
+
+
+async def _page_facts(computer: BrowserComputer, after_png: Path | None) -> _Page:
+    """The final page's URL, title, text and tabs, with after.png saved beside them."""
+    # They only read the page, so they run together (one phase, timed once).
+    open_tabs, text, _ = await asyncio.gather(
+        computer.tabs(), computer.page_text(), _screenshot(computer, after_png)
+    )
+    tabs = [
+        Tab(index=t.index, url=t.url, title=t.title, active=t.index == computer.active)
+        for t in open_tabs
+    ]
+    url = computer.page.url if computer.pages else ""
+    # The observed page is computer.page, whose title was just read with the tabs.
+    title = open_tabs[min(computer.active, len(open_tabs) - 1)].title if open_tabs else ""
+    return _Page(url, title, text, tabs)
+
+
+def _end_state(
+    worker: Worker,
+    up: _Up,
+    page: _Page,
+    outcome: Outcome,
+    answer: str | None,
+    apps: dict[str, Any],
+) -> EndState:
+    """The end state grading reads; the try's request log leaves the server here.
+
+    Raises:
+        FixtureFault: when a fixture handler raised during the try.
+    """
+    requests = worker.server.log.for_attempt(up.tag)
+    worker.server.log.drop_attempt(up.tag)
     faults = [r for r in requests if r.fault]
     if faults:
         raise FixtureFault(
             f"fixture error on {faults[0].method} {faults[0].host}{faults[0].path}: "
             f"{(faults[0].fault or '').splitlines()[0]}"
         )
-    end = EndState(
+    return EndState(
         requests=requests,
-        url=url,
-        title=title,
-        page_text=page_text,
-        tabs=tabs,
+        url=page.url,
+        title=page.title,
+        page_text=page.text,
+        tabs=page.tabs,
         answer=answer,
         stop_reason=outcome.stop_reason,
-        steps=list(recorder.steps),
-        files=snapshot_files(scratch),
-        dirs=snapshot_dirs(scratch),
-        user=user.facts(),
-        originals=originals,
-        placeholders=values,
-        lease=_lease_facts(lease),
+        steps=list(up.recorder.steps),
+        files=snapshot_files(up.scratch),
+        dirs=snapshot_dirs(up.scratch),
+        user=up.user.facts(),
+        originals=up.originals,
+        placeholders=up.values,
+        lease=_lease_facts(up.lease),
         apps=apps,
     )
-    timings["end_state"] += time.perf_counter() - t_end
-    t_grade = time.perf_counter()
-    checks = grade(scenario.checks, end)
-    timings["grade"] = time.perf_counter() - t_grade
-    verdicts = []
-    if worker.options.judge is not None and scenario.judge:
-        t_judge = time.perf_counter()
-        verdicts = await worker.options.judge(scenario.judge, end)
-        timings["judge"] = time.perf_counter() - t_judge
-        recorder.event("judge", verdicts=[v.model_dump() for v in verdicts])
-    if not worker.options.keep_scratch:
-        t_down = time.perf_counter()
-        remove_scratch(scratch)
-        timings["teardown"] += time.perf_counter() - t_down
-    passed = all(c.passed for c in checks)
-    record = AttemptRecord(
-        id=item.attempt_id,
-        scenario=scenario.id,
-        scenario_sha256=item.scenario.sha256,
-        tier=scenario.tier,
-        category=scenario.category,
-        arm=item.arm.name,
-        agent=agent.kind,
-        repeat=item.repeat,
-        result="passed" if passed else "failed",
-        stop_reason=outcome.stop_reason,
-        stop_detail=outcome.detail,
-        needs_review=outcome.needs_review,
-        answer=answer,
-        checks=checks,
-        failed_checks=[c.name for c in checks if not c.passed],
-        steps=list(recorder.steps),
-        tool_calls=recorder.tool_calls,
-        inputs=recorder.inputs,
-        planner_calls=account.planner_calls if account else outcome.planner_calls,
-        tokens=dict(account.tokens if account else outcome.tokens),
-        cost_usd=account.cost_usd if account else outcome.cost_usd,
-        model=account.model if account else None,
-        mode=account.mode if account else None,
-        planner=account.calls if account else [],
-        plan=account.plan if account else None,
-        judge=verdicts,
-        started_at=started,
-        seconds=round(time.time() - started, 3),
-        agent_seconds=round(agent_seconds, 3),
-        timings={k: round(v, 4) for k, v in timings.items()},
-        error=error,
-        end_state=end,
-    )
-    recorder.event("graded", result=record.result, failed=record.failed_checks)
-    return _Try(record, recorder.events)
 
 
-def _account(agent: Any) -> Account | None:
+def _account(agent: Agent) -> Account | None:
     """A model agent's spend (calls, tokens, $, latency), read even when a limit stopped it."""
-    account = getattr(agent, "account", None)
-    return account() if callable(account) else None
-
-
-def skipped_record(
-    run_dir: Path, item: PlanItem, reason: str, *, write: bool = True
-) -> AttemptRecord:
-    """The record of an attempt not run (e.g. its arm has no API key): never scored."""
-    scenario = item.scenario.scenario
-    record = AttemptRecord(
-        id=item.attempt_id,
-        scenario=scenario.id,
-        scenario_sha256=item.scenario.sha256,
-        tier=scenario.tier,
-        category=scenario.category,
-        arm=item.arm.name,
-        agent=item.arm.spec,
-        repeat=item.repeat,
-        model=arm_model(item.arm.spec),
-        mode=arm_mode(item.arm.spec),
-        result="skipped",
-        stop_reason="skipped",
-        stop_detail=reason,
-        started_at=time.time(),
-        seconds=0.0,
-    )
-    if write:
-        write_model_atomic(attempt_folder(run_dir, item) / "attempt.json", record)
-    return record
+    return account_of(agent)
 
 
 def _fault_kind(exc: Exception) -> FaultKind:
@@ -406,7 +397,7 @@ async def _drive(
             Outcome(stop_reason="timeout", answer=computer.answer),
             f"the wall limit ({scenario.limits.seconds:g}s) was reached",
         )
-    except (InfraFault, ProviderFault):
+    except (BrowserFault, ProviderFault):
         raise  # an infra fault: retried by run_attempt, never scored
     except AgentError as exc:
         return Outcome(stop_reason="agent_error", answer=computer.answer), str(exc)

@@ -19,8 +19,9 @@ from pydantic import ValidationError
 import proctor
 from proctor.errors import RunError, StorageError
 from proctor.records import AttemptRecord, RunInfo, check_label, make_dirs, write_model_atomic
-from proctor.runner._attempt import attempt_folder, run_attempt, skipped_record
+from proctor.runner._attempt import run_attempt
 from proctor.runner._plan import PlanItem
+from proctor.runner._record import attempt_folder, skipped_record
 from proctor.runner._worker import RunOptions, SealState, Worker
 
 ProgressHook = Callable[[PlanItem, AttemptRecord | None], None]

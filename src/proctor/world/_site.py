@@ -7,11 +7,13 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic
 
 from starlette.requests import Request
 from starlette.routing import BaseRoute
+from typing_extensions import TypeVar
 
+from proctor.errors import WorldError
 from proctor.vocab import Crossing
 
 DOMAIN = "proctor.test"
@@ -19,9 +21,17 @@ DOMAIN = "proctor.test"
 FormRule = Callable[[Mapping[str, list[str]]], list[str]]
 """Validates a posted form: returns the messages to show, empty when valid."""
 
+StateT = TypeVar("StateT", default=Any)
+"""A site's per-attempt state (a dataclass, or a plain dict for small sites)."""
+KindT = TypeVar("KindT")
+
+
+def _no_state(world: AttemptWorld) -> Any:
+    return {}
+
 
 @dataclass(frozen=True)
-class Site:
+class Site(Generic[StateT]):
     """A made-up website served at ``<name>.proctor.test``.
 
     Attributes:
@@ -29,7 +39,8 @@ class Site:
         routes: Starlette routes of its pages and endpoints.
         forms: Route (after ``/submit/``) -> validation rule. A post to a route
             that is not listed is answered 404.
-        new_state: Builds the site's fresh state for one attempt.
+        new_state: Builds the site's fresh state for one attempt (read back with
+            ``AttemptWorld.state_of``); by default an empty dict.
         hosts: Extra host labels served by the same routes.
         crossings: Path -> kind (payment, signin, destructive) of the endpoints
             that sensitive controls post to; every non-GET request to one is
@@ -42,7 +53,7 @@ class Site:
     name: str
     routes: Sequence[BaseRoute]
     forms: Mapping[str, FormRule] = field(default_factory=dict)
-    new_state: Callable[[AttemptWorld], dict[str, Any]] = lambda world: {}
+    new_state: Callable[[AttemptWorld], StateT] = _no_state
     hosts: Sequence[str] = ()
     crossings: Mapping[str, Crossing] = field(default_factory=dict)
     snapshot: Callable[[AttemptWorld], Any] | None = None
@@ -70,7 +81,8 @@ class AttemptWorld:
     seed: int
     clock: dt.datetime
     scratch: Path
-    sites: dict[str, dict[str, Any]] = field(default_factory=dict)
+    sites: dict[str, Any] = field(default_factory=dict)
+    """Site name -> its state (what its ``Site.new_state`` built)."""
     submissions: list[Submission] = field(default_factory=list)
     seeds: dict[str, Any] = field(default_factory=dict)
     """The scenario's ``world.apps`` (placeholders resolved): app name -> its seed."""
@@ -86,7 +98,32 @@ class AttemptWorld:
         return random.Random(f"{self.seed}:{salt}")
 
     def state(self, site: str) -> dict[str, Any]:
-        return self.sites.setdefault(site, {})
+        """A dict-state site's state (made empty on first use)."""
+        return self.state_of(site, dict, default={})
+
+    def state_of(self, site: str, kind: type[KindT], *, default: KindT | None = None) -> KindT:
+        """The typed state of the named site.
+
+        Args:
+            site: The site's name.
+            kind: The state's class (``Mailbox``, ``BankState``...).
+            default: Stored and returned when the site has no state yet.
+
+        Raises:
+            WorldError: the site is not served to this attempt, or its state is
+                not a ``kind``.
+        """
+        found = self.sites.get(site)
+        if found is None and default is not None:
+            found = self.sites[site] = default
+        if found is None:
+            raise WorldError(f"attempt {self.attempt}: the {site} site is not on this server")
+        if not isinstance(found, kind):
+            raise WorldError(
+                f"attempt {self.attempt}: the {site} site's state is a "
+                f"{type(found).__name__}, not a {kind.__name__}"
+            )
+        return found
 
 
 def world_of(request: Request) -> AttemptWorld:

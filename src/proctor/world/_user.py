@@ -17,7 +17,7 @@ from typing import Protocol
 from proctor.computer.actions import AskUser, RequestApproval
 from proctor.computer.user import UserReply
 from proctor.records import AnswerSource, UserApproval, UserFacts, UserMessage, UserQuestion
-from proctor.scenario._user import ApprovalRule, Intent, ScriptedAnswer, User
+from proctor.scenario import ApprovalRule, Intent, ScriptedAnswer, User
 
 UNKNOWN_ANSWER = "I don't know."
 """What the user says to a question nothing scripted answers (and no persona model does)."""

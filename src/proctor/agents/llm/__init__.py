@@ -5,7 +5,8 @@ reading results never loads them. The calibration instrument lives in
 ``proctor.agents.llm.calibrate`` (it drives the runner).
 """
 
-from proctor.agents.llm._agent import Account, LLMAgent, agent_for, make_wire
+from proctor.agents._protocol import Account
+from proctor.agents.llm._agent import LLMAgent, agent_for, make_wire
 from proctor.agents.llm._arms import (
     arm_mode,
     arm_model,

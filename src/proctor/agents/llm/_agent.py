@@ -5,13 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import os
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from proctor.agents._protocol import Computer, Outcome
+from proctor.agents._protocol import Account, Computer, Outcome
 from proctor.agents.llm._call import Ledger
 from proctor.agents.llm._config import ModelConfig
 from proctor.agents.llm._policy import LLMPolicy, PlannerError
@@ -20,8 +17,9 @@ from proctor.agents.llm._render import Prompts
 from proctor.agents.llm._wire import Wire
 from proctor.agents.loop import ReferenceLoop
 from proctor.computer.actions import Action
+from proctor.computer.attempt import AttemptInfo, CallCounter
 from proctor.computer.observation import Observation
-from proctor.records import PlannerCall, Step
+from proctor.records import Step
 
 CLOSE_TIMEOUT = 5.0
 
@@ -35,29 +33,6 @@ def make_wire(config: ModelConfig) -> Wire:
     from proctor.agents.llm._openai import OpenAIWire
 
     return OpenAIWire(config)
-
-
-@dataclass(frozen=True)
-class Account:
-    """What a model agent spent, for attempt.json.
-
-    Attributes:
-        planner_calls: Assistant messages received.
-        tokens: Summed token counts by kind.
-        cost_usd: Summed dollars; None when any call's price is unknown.
-        calls: Every call's facts, decision latency included.
-        model: The model id; ``recording:<id>`` when a replay provider answered.
-        mode: planning, or None.
-        plan: The plan, in planning mode.
-    """
-
-    planner_calls: int
-    tokens: dict[str, int]
-    cost_usd: float | None
-    calls: list[PlannerCall]
-    model: str
-    mode: str | None
-    plan: list[str] | None
 
 
 @dataclass
@@ -85,9 +60,9 @@ class LLMAgent:
             ledger=self._ledger,
             brief=brief,
             trace=computer.trace,
-            screenshot=_screenshotter(computer) if self.config.vision else None,
+            screenshot=computer.screenshot_bytes if self.config.vision else None,
             last_step=lambda: watched.last,
-            offer_user=getattr(computer, "user", None) is not None,
+            offer_user=computer.has_user,
         )
         computer.trace(
             "model",
@@ -146,6 +121,21 @@ class _Watched:
     def finished(self, value: bool) -> None:
         self.inner.finished = value
 
+    @property
+    def attempt(self) -> AttemptInfo:
+        return self.inner.attempt
+
+    @property
+    def has_user(self) -> bool:
+        return self.inner.has_user
+
+    @property
+    def calls(self) -> CallCounter:
+        return self.inner.calls
+
+    async def screenshot_bytes(self) -> bytes | None:
+        return await self.inner.screenshot_bytes()
+
     async def act(self, action: Action) -> Step:
         self.last = await self.inner.act(action)
         return self.last
@@ -158,23 +148,6 @@ class _Watched:
 
     def trace(self, kind: str, **data: Any) -> None:
         self.inner.trace(kind, **data)
-
-
-def _screenshotter(computer: Any) -> Any:
-    shoot = getattr(computer, "screenshot", None)
-    if shoot is None:
-        return None
-
-    async def take() -> bytes | None:
-        fd, name = tempfile.mkstemp(prefix="proctor-vision-", suffix=".png")
-        os.close(fd)
-        path = Path(name)
-        try:
-            return path.read_bytes() if await shoot(path) else None
-        finally:
-            path.unlink(missing_ok=True)
-
-    return take
 
 
 def agent_for(config: ModelConfig) -> LLMAgent:

@@ -69,11 +69,9 @@ async def spend_lines(arms: Sequence[tuple[str, str]]) -> list[str]:
         if config.missing_key(name):
             continue
         wire = make_wire(config)
-        spend = getattr(wire, "spend", None)
         value: float | None = None
         try:
-            if spend is not None:
-                value = await asyncio.wait_for(spend(), SPEND_TIMEOUT)
+            value = await asyncio.wait_for(wire.spend(), SPEND_TIMEOUT)
         except (TimeoutError, Exception):
             value = None
         finally:

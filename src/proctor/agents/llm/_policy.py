@@ -21,10 +21,10 @@ from proctor.agents.llm._config import ModelConfig
 from proctor.agents.llm._messages import Message, ToolCall, ToolResults, UserText
 from proctor.agents.llm._planning import make_plan
 from proctor.agents.llm._render import Prompts, render_observation, render_result
-from proctor.agents.llm._tools import USER_OPS, ToolCallError, ToolSpec, action_tools, parse_action
+from proctor.agents.llm._tools import ToolCallError, ToolSpec, action_tools, parse_action
 from proctor.agents.llm._wire import Request, Wire
 from proctor.agents.loop import Decision
-from proctor.computer.actions import Action
+from proctor.computer.actions import USER_OPS, Action
 from proctor.computer.observation import Observation
 from proctor.errors import AgentError
 from proctor.records import Step
@@ -150,7 +150,8 @@ class LLMPolicy:
 
 def resolve_target(observation: Observation, action: Action) -> dict[str, str] | None:
     """The role and accessible name of a ref target, read from the snapshot it was chosen on."""
-    ref = getattr(action, "ref", None)
+    aimed = action.aimed_at()
+    ref = aimed.ref if aimed is not None else None
     if ref is None:
         return None
     for control in controls(observation):

@@ -1,15 +1,15 @@
 """Tool schemas made from the action models: one source of truth for what a model may do.
 
 An action's docstring is the tool's description and its JSON Schema (without
-``op``) is the tool's parameters. The planning, user and judge tools are small
+``op``, flat) is the tool's parameters, both built by ``proctor.computer.tool_schema``,
+which the MCP lane's tools use too. The planning, user and judge tools are small
 pydantic models here, described the same way.
 """
 
 from __future__ import annotations
 
-import inspect
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from proctor.agents.llm._messages import ToolCall
 from proctor.computer.actions import ACTION_TYPES, Action
+from proctor.computer.tool_schema import tool_description, tool_parameters
 
 
 class _Tool(BaseModel):
@@ -40,8 +41,6 @@ class Verdict(_Tool):
     reason: str = Field(description="Why, citing the evidence, in one or two sentences.")
 
 
-USER_OPS = frozenset({"ask_user", "request_approval"})
-"""Actions answered by the world's simulated user: offered only when the world has one."""
 PLAN_TOOLS: dict[str, type[BaseModel]] = {"next_step": NextStep, "plan_complete": PlanComplete}
 JUDGE_TOOLS: dict[str, type[BaseModel]] = {"verdict": Verdict}
 
@@ -70,25 +69,17 @@ class ToolSpec:
 
 def tool_spec(name: str, model: type[BaseModel]) -> ToolSpec:
     """The tool for ``model``: its docstring and its schema, ``op`` removed, refs inlined."""
-    schema = model.model_json_schema()
-    defs = schema.pop("$defs", {})
-    schema = _clean(_inline(schema, defs))
-    schema.pop("description", None)
-    schema.setdefault("properties", {}).pop("op", None)
-    if "required" in schema:
-        schema["required"] = [r for r in schema["required"] if r != "op"]
-        if not schema["required"]:
-            del schema["required"]
-    description = inspect.cleandoc(model.__doc__ or name).replace("``", "`")
-    return ToolSpec(name, description, schema)
+    description = tool_description(model, markdown=True) or name
+    return ToolSpec(name, description, tool_parameters(model, flat=True))
 
 
 def action_tools(*, user: bool = False) -> list[ToolSpec]:
     """One tool per action of the computer toolset, in the union's order.
 
-    ``ask_user`` and ``request_approval`` are offered only when ``user`` is true.
+    ``ask_user`` and ``request_approval`` (``user_op`` actions) are offered only
+    when ``user`` is true.
     """
-    return [tool_spec(op, cls) for op, cls in ACTION_TYPES.items() if user or op not in USER_OPS]
+    return [tool_spec(op, cls) for op, cls in ACTION_TYPES.items() if user or not cls.user_op]
 
 
 def tools_for(names: Iterable[str], table: dict[str, type[BaseModel]]) -> list[ToolSpec]:
@@ -114,7 +105,7 @@ def arguments(call: ToolCall) -> dict[str, Any]:
     return value
 
 
-def parse_call(call: ToolCall, allowed: dict[str, type[BaseModel]]) -> BaseModel:
+def parse_call(call: ToolCall, allowed: Mapping[str, type[BaseModel]]) -> BaseModel:
     """The validated model of a tool call among ``allowed`` tools.
 
     Raises:
@@ -143,43 +134,6 @@ def parse_action(call: ToolCall) -> Action:
     """
     action = parse_call(call, ACTION_TYPES)
     return action  # type: ignore[return-value]
-
-
-def _inline(node: Any, defs: dict[str, Any]) -> Any:
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            target = dict(defs[ref.removeprefix("#/$defs/")])
-            rest = {k: v for k, v in node.items() if k != "$ref"}
-            return _inline({**target, **rest}, defs)
-        return {k: _inline(v, defs) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_inline(v, defs) for v in node]
-    return node
-
-
-def _clean(node: Any) -> Any:
-    """Drop pydantic's titles, and spell an optional field as its type.
-
-    Titles cost tokens and say nothing the names do not; ``anyOf [T, null]``
-    with a null default is just an optional T, which every provider reads.
-    """
-    if isinstance(node, dict):
-        options = node.get("anyOf")
-        if (
-            isinstance(options, list)
-            and len(options) == 2
-            and {"type": "null"} in options
-            and "default" in node
-            and node["default"] is None
-        ):
-            other = next(o for o in options if o != {"type": "null"})
-            rest = {k: v for k, v in node.items() if k not in ("anyOf", "default")}
-            return _clean({**other, **rest})
-        return {k: _clean(v) for k, v in node.items() if not (k == "title" and isinstance(v, str))}
-    if isinstance(node, list):
-        return [_clean(v) for v in node]
-    return node
 
 
 def names(specs: Sequence[ToolSpec]) -> list[str]:

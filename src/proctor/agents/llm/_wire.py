@@ -49,6 +49,10 @@ class Wire(Protocol):
         """One assistant message, or CallFailed."""
         ...
 
+    async def spend(self) -> float | None:
+        """The account's spend as the provider reports it; None when it reports none."""
+        ...
+
     async def close(self) -> None: ...
 
 

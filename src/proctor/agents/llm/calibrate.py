@@ -22,15 +22,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from proctor.computer.actions import Action
 from proctor.errors import RunError
 from proctor.records import AttemptRecord, write_model_atomic
-from proctor.runner import (
-    Arm,
-    RunOptions,
-    attempt_folder,
-    execute,
-    make_plan,
-    parse_arm,
-)
-from proctor.runner._plan import PlanItem
 from proctor.scenario import LoadedScenario, resolve
 from proctor.vocab import StopReason
 
@@ -158,31 +149,30 @@ def variants_in(folder: Path) -> list[Variant]:
     return found
 
 
-def variant_arms(spec: str, variants: Sequence[Variant]) -> list[Arm]:
-    """One arm per variant: the model spec with ``+prompts=`` the variant's folder."""
+def prompt_specs(spec: str, variants: Sequence[Variant]) -> list[str]:
+    """One arm text per variant: ``NAME=SPEC+prompts=FOLDER``.
+
+    Raises:
+        RunError: when ``spec`` already sets the prompts.
+    """
     if "+prompts=" in spec:
         raise RunError(f"--arm {spec}: calibrate sets the prompts per variant; drop +prompts=")
-    return [parse_arm(f"{v.name}={spec}+prompts={v.folder.resolve()}") for v in variants]
+    return [f"{v.name}={spec}+prompts={v.folder.resolve()}" for v in variants]
 
 
-async def calibrate(
+def calibrate(
     loaded: LoadedScenario,
     variants: Sequence[Variant],
     spec: str,
-    runs: int,
+    records: Sequence[AttemptRecord],
     run_dir: Path,
-    label: str,
-    options: RunOptions,
 ) -> Calibration:
-    """Run every variant ``runs`` times; score each run's correct prefix and outcome."""
-    arms = variant_arms(spec, variants)
-    plan = make_plan([loaded], arms, runs)
-    result = await execute(plan, run_dir, label, options)
-    by_id = {r.id: r for r in result.records}
-    rows: list[CalibrationRun] = []
-    for item in plan:
-        record = by_id[item.attempt_id]
-        rows.append(_score(loaded, item, record, run_dir))
+    """Score each run's correct prefix and outcome; write calibration.json into ``run_dir``.
+
+    ``records`` are the attempts of one run of the variants' arms (named after
+    the variants), in plan order; each one's events are read from its folder.
+    """
+    rows = [_score(loaded, record, run_dir) for record in records]
     summaries = []
     for v in variants:
         mine = [r for r in rows if r.variant == v.name]
@@ -198,7 +188,6 @@ async def calibrate(
                 expected=len(loaded.scenario.solution),
             )
         )
-    records = list(by_id.values())
     calibration = Calibration(
         scenario=loaded.scenario.id,
         model=spec.split("+")[0],
@@ -210,18 +199,16 @@ async def calibrate(
     return calibration
 
 
-def _score(
-    loaded: LoadedScenario, item: PlanItem, record: AttemptRecord, run_dir: Path
-) -> CalibrationRun:
-    folder = attempt_folder(run_dir, item)
+def _score(loaded: LoadedScenario, record: AttemptRecord, run_dir: Path) -> CalibrationRun:
+    folder = run_dir / "attempts" / record.id  # <scenario>/<arm>-<n>, as the runner writes it
     events: list[dict[str, Any]] = []
     path = folder / "events.jsonl"
     if path.is_file():
         events = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     expected = list(resolve(loaded.scenario.solution, record.end_state.placeholders))
     return CalibrationRun(
-        variant=item.arm.name,
-        repeat=item.repeat,
+        variant=record.arm,
+        repeat=record.repeat,
         prefix=correct_prefix(expected, decisions_of(events)),
         expected=len(expected),
         result=record.result,

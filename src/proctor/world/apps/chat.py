@@ -38,22 +38,21 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from proctor.errors import WorldError
-from proctor.scenario._apps import EMOJI, ChatSeed, ReplySeed
-from proctor.world._render import render
-from proctor.world._site import AttemptWorld, Site, world_of
-from proctor.world.apps._noise import STATUS_BOT, status_noise
-from proctor.world.apps._time import at, iso, run_now, show, show_brief
-from proctor.world.apps._web import (
+from proctor.scenario import EMOJI, ChatSeed, ReplySeed
+from proctor.world._kit import (
     BadJson,
     api_error,
-    form_fields,
     fresh_ids,
     json_object,
     page_error,
+    read_form,
     see_other,
     text_of,
 )
+from proctor.world._kit._time import at, iso, run_now, show, show_brief
+from proctor.world._render import render
+from proctor.world._site import AttemptWorld, Site, world_of
+from proctor.world.apps._noise import STATUS_BOT, status_noise
 
 NAME = "chat"
 MAX_POST = 4000
@@ -185,7 +184,7 @@ def _post(
     return Post(pid, channel, thread, seed.by, seed.text, when, True, reactions)
 
 
-def new_state(world: AttemptWorld) -> dict[str, Any]:
+def new_state(world: AttemptWorld) -> Chat:
     raw = world.seeds.get(NAME)
     seed = ChatSeed.model_validate(raw if raw is not None else {})
     chat = Chat(seed.tz, seed.me, run_now(world), seeded=raw is not None)
@@ -205,23 +204,11 @@ def new_state(world: AttemptWorld) -> dict[str, Any]:
             for reply in message.replies:
                 where = (channel.name, parent.id)
                 chat.posts.append(_post(chat, reply, where, world, reply.id or next(ids)))
-    return {"chat": chat}
-
-
-def chat_of(world: AttemptWorld) -> Chat:
-    """The attempt's chat.
-
-    Raises:
-        WorldError: the chat app is not served to this attempt.
-    """
-    chat = world.sites.get(NAME, {}).get("chat")
-    if not isinstance(chat, Chat):
-        raise WorldError(f"attempt {world.attempt}: the chat app is not on this server")
     return chat
 
 
 def snapshot(world: AttemptWorld) -> dict[str, Any] | None:
-    return chat_of(world).snapshot()
+    return world.state_of(NAME, Chat).snapshot()
 
 
 def _text_problems(text: str) -> list[str]:
@@ -256,12 +243,12 @@ def _page(template: str, chat: Chat, status: int = 200, **ctx: Any) -> Response:
 
 
 async def home(request: Request) -> Response:
-    chat = chat_of(world_of(request))
+    chat = world_of(request).state_of(NAME, Chat)
     return _page("home.html", chat)
 
 
 def _channel(request: Request) -> tuple[Chat, Channel] | Response:
-    chat = chat_of(world_of(request))
+    chat = world_of(request).state_of(NAME, Chat)
     channel = chat.channel(request.path_params["name"])
     if channel is None:
         return page_error(["This channel does not exist."], 404, back="/")
@@ -302,7 +289,7 @@ async def post_message(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     chat, channel = found
-    text = (await form_fields(request)).get("text", "")
+    text = (await read_form(request, trim=False)).get("text", "")
     problems = _text_problems(text)
     if problems:
         posts = chat.top(channel.name)
@@ -318,7 +305,7 @@ async def post_reply(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     chat, channel, parent = found
-    text = (await form_fields(request)).get("text", "")
+    text = (await read_form(request, trim=False)).get("text", "")
     problems = _text_problems(text)
     if problems:
         replies = chat.replies(parent.id)
@@ -337,8 +324,8 @@ async def post_reply(request: Request) -> Response:
 
 
 async def react_post(request: Request) -> Response:
-    chat = chat_of(world_of(request))
-    form = await form_fields(request)
+    chat = world_of(request).state_of(NAME, Chat)
+    form = await read_form(request, trim=False)
     post = chat.post(form.get("message", ""))
     if post is None:
         return page_error(["This message does not exist."], 404, back="/")
@@ -354,7 +341,7 @@ async def react_post(request: Request) -> Response:
 
 
 async def api_channels(request: Request) -> Response:
-    chat = chat_of(world_of(request))
+    chat = world_of(request).state_of(NAME, Chat)
     channels = [
         {"name": c.name, "topic": c.topic, "messages": len(chat.top(c.name))} for c in chat.channels
     ]
@@ -362,7 +349,7 @@ async def api_channels(request: Request) -> Response:
 
 
 async def api_channel_messages(request: Request) -> Response:
-    chat = chat_of(world_of(request))
+    chat = world_of(request).state_of(NAME, Chat)
     channel = chat.channel(request.path_params["name"])
     if channel is None:
         return api_error([f"no channel {request.path_params['name']!r}"], 404)
@@ -371,7 +358,7 @@ async def api_channel_messages(request: Request) -> Response:
 
 
 async def api_message(request: Request) -> Response:
-    chat = chat_of(world_of(request))
+    chat = world_of(request).state_of(NAME, Chat)
     post = chat.post(request.path_params["id"])
     if post is None:
         return api_error([f"no message {request.path_params['id']!r}"], 404)
@@ -379,7 +366,7 @@ async def api_message(request: Request) -> Response:
 
 
 async def api_post(request: Request) -> Response:
-    chat = chat_of(world_of(request))
+    chat = world_of(request).state_of(NAME, Chat)
     channel = chat.channel(request.path_params["name"])
     if channel is None:
         return api_error([f"no channel {request.path_params['name']!r}"], 404)
@@ -401,7 +388,7 @@ async def api_post(request: Request) -> Response:
 
 
 async def api_react(request: Request) -> Response:
-    chat = chat_of(world_of(request))
+    chat = world_of(request).state_of(NAME, Chat)
     post = chat.post(request.path_params["id"])
     if post is None:
         return api_error([f"no message {request.path_params['id']!r}"], 404)
@@ -416,7 +403,7 @@ async def api_react(request: Request) -> Response:
     return JSONResponse({"ok": True, "message": chat.json(post)})
 
 
-SITE = Site(
+SITE = Site[Chat](
     name=NAME,
     routes=[
         Route("/", home),

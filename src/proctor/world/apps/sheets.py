@@ -35,19 +35,18 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from proctor.errors import WorldError
-from proctor.scenario._apps import CELL_REF, SheetsSeed, parse_cell
-from proctor.world._render import render
-from proctor.world._site import AttemptWorld, Site, world_of
-from proctor.world.apps._web import (
+from proctor.scenario import CELL_REF, SheetsSeed, parse_cell
+from proctor.world._kit import (
     BadJson,
     api_error,
-    form_fields,
     json_object,
     page_error,
+    read_form,
     see_other,
     text_of,
 )
+from proctor.world._render import render
+from proctor.world._site import AttemptWorld, Site, world_of
 
 NAME = "sheets"
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -159,7 +158,7 @@ class Sheets:
         }
 
 
-def new_state(world: AttemptWorld) -> dict[str, Any]:
+def new_state(world: AttemptWorld) -> Sheets:
     raw = world.seeds.get(NAME)
     seed = SheetsSeed.model_validate(raw if raw is not None else {})
     state = Sheets(seeded=raw is not None)
@@ -174,23 +173,11 @@ def new_state(world: AttemptWorld) -> dict[str, Any]:
                         sheet.cells[(r, c)] = value
             sheets.append(sheet)
         state.workbooks.append(Workbook(wb.id, wb.title, sheets))
-    return {"sheets": state}
-
-
-def sheets_of(world: AttemptWorld) -> Sheets:
-    """The attempt's spreadsheets.
-
-    Raises:
-        WorldError: the sheets app is not served to this attempt.
-    """
-    state = world.sites.get(NAME, {}).get("sheets")
-    if not isinstance(state, Sheets):
-        raise WorldError(f"attempt {world.attempt}: the sheets app is not on this server")
     return state
 
 
 def snapshot(world: AttemptWorld) -> dict[str, Any] | None:
-    return sheets_of(world).snapshot()
+    return world.state_of(NAME, Sheets).snapshot()
 
 
 # pages
@@ -245,7 +232,7 @@ def _grid(
 
 
 def _find(request: Request) -> tuple[Sheets, Workbook, Sheet] | Response:
-    state = sheets_of(world_of(request))
+    state = world_of(request).state_of(NAME, Sheets)
     book = state.book(request.path_params["id"])
     if book is None:
         return page_error(["This workbook does not exist."], 404, back="/")
@@ -256,7 +243,7 @@ def _find(request: Request) -> tuple[Sheets, Workbook, Sheet] | Response:
 
 
 async def home(request: Request) -> Response:
-    state = sheets_of(world_of(request))
+    state = world_of(request).state_of(NAME, Sheets)
     return render("sheets/home.html", state=state)
 
 
@@ -281,7 +268,7 @@ async def cell_post(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     state, book, sheet = found
-    form = await form_fields(request)
+    form = await read_form(request, trim=False)
     ref, value = form.get("ref", "").strip().upper(), form.get("value", "")
     where = parse_ref(ref)
     errors = []
@@ -302,7 +289,7 @@ async def rows_post(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     state, book, sheet = found
-    form = await form_fields(request)
+    form = await read_form(request, trim=False)
     values = [form.get(letter, "") for letter in COLUMNS]
     while values and not values[-1].strip():
         values.pop()
@@ -330,14 +317,14 @@ def _book_json(book: Workbook) -> dict[str, Any]:
 
 
 async def api_workbooks(request: Request) -> Response:
-    state = sheets_of(world_of(request))
+    state = world_of(request).state_of(NAME, Sheets)
     return JSONResponse({"workbooks": [_book_json(b) for b in state.workbooks]})
 
 
 def _api_find(
     request: Request, sheet_name: str | None
 ) -> tuple[Sheets, Workbook, Sheet] | Response:
-    state = sheets_of(world_of(request))
+    state = world_of(request).state_of(NAME, Sheets)
     book = state.book(request.path_params["id"])
     if book is None:
         return api_error([f"no workbook {request.path_params['id']!r}"], 404)
@@ -427,7 +414,7 @@ async def api_add_row(request: Request) -> Response:
     return JSONResponse({"ok": True, "sheet": sheet.name, "row": row}, 201)
 
 
-SITE = Site(
+SITE = Site[Sheets](
     name=NAME,
     routes=[
         Route("/", home),

@@ -17,7 +17,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
 from proctor.errors import WorldError
-from proctor.scenario._files import (
+from proctor.scenario import (
     Csv,
     FileContent,
     Generated,
@@ -27,6 +27,7 @@ from proctor.scenario._files import (
     RichText,
     TextLines,
 )
+from proctor.world._kit._pdf import PageDrawer, document
 
 PDF_FONT = "Helvetica"
 PDF_FONT_SIZE = 12
@@ -46,23 +47,25 @@ def pdf_bytes(pages: list[list[str]], title: str = "") -> bytes:
 
     Deterministic: reportlab's invariant mode fixes the dates and the document id.
     """
-    buf = io.BytesIO()
-    canvas = Canvas(buf, pagesize=A4, invariant=True, pageCompression=0)
-    canvas.setTitle(title)
-    canvas.setAuthor(PDF_AUTHOR)
-    canvas.setCreator(PDF_AUTHOR)
-    canvas.setProducer(PDF_AUTHOR)
-    canvas.setSubject("")
-    _, height = A4
-    for lines in pages:
-        canvas.setFont(PDF_FONT, PDF_FONT_SIZE)
-        y = height - PDF_MARGIN
-        for line in lines:
-            canvas.drawString(PDF_MARGIN, y, line)
-            y -= PDF_LEADING
-        canvas.showPage()
-    canvas.save()
-    return buf.getvalue()
+
+    def setup(doc: Canvas) -> None:
+        doc.setTitle(title)
+        doc.setAuthor(PDF_AUTHOR)
+        doc.setCreator(PDF_AUTHOR)
+        doc.setProducer(PDF_AUTHOR)
+        doc.setSubject("")
+
+    def page(lines: list[str]) -> PageDrawer:
+        def draw(doc: Canvas) -> None:
+            doc.setFont(PDF_FONT, PDF_FONT_SIZE)
+            y = A4[1] - PDF_MARGIN
+            for line in lines:
+                doc.drawString(PDF_MARGIN, y, line)
+                y -= PDF_LEADING
+
+        return draw
+
+    return document([page(lines) for lines in pages], setup=setup, compress=False)
 
 
 def csv_bytes(

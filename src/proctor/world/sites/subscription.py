@@ -38,10 +38,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from proctor.world._kit import (
+    api_error,
+    long_date,
+    read_form,
+    requires_session,
+    see_other,
+    sessions_in,
+)
+from proctor.world._kit import today as local_today
 from proctor.world._render import render
 from proctor.world._site import AttemptWorld, Site, world_of
-from proctor.world.sites._kit import long_date, noise, posted, see_other, session, start_session
-from proctor.world.sites._kit import today as local_today
 
 NAME = "subscription"
 TZ = "America/New_York"
@@ -139,9 +146,7 @@ def _page(world: AttemptWorld, template: str, status: int = 200, **context: Any)
 def _guard(request: Request) -> tuple[AttemptWorld, dict[str, Any], Response | None]:
     world = world_of(request)
     state = world.state(NAME)
-    if session(request, state, COOKIE) is None:
-        return world, state, see_other("/signin")
-    return world, state, None
+    return world, state, requires_session(request, sessions_in(state), COOKIE, login="/signin")
 
 
 async def magic_link(request: Request) -> Response:
@@ -155,7 +160,7 @@ async def magic_link(request: Request) -> Response:
             email="",
             errors=["This sign-in link has expired. Sign in with your password."],
         )
-    token = start_session(world, state, NAME, email=EMAIL)
+    token = sessions_in(state).start(world, NAME, email=EMAIL)
     return see_other("/account", {COOKIE: token})
 
 
@@ -166,7 +171,7 @@ async def signin_page(request: Request) -> Response:
 async def signin(request: Request) -> Response:
     world = world_of(request)
     state = world.state(NAME)
-    form = await posted(request)
+    form = await read_form(request, trim=True)
     if form.get("email", "").lower() != EMAIL or form.get("password") != PASSWORD:
         return _page(
             world,
@@ -175,7 +180,7 @@ async def signin(request: Request) -> Response:
             email=form.get("email", ""),
             errors=["Wrong email or password."],
         )
-    token = start_session(world, state, NAME, email=EMAIL)
+    token = sessions_in(state).start(world, NAME, email=EMAIL)
     return see_other("/account", {COOKIE: token})
 
 
@@ -183,7 +188,7 @@ async def account(request: Request) -> Response:
     world, state, out = _guard(request)
     if out is not None:
         return out
-    pick = noise(world, state, NAME).choice(SHOWS)
+    pick = sessions_in(state).noise(world, NAME).choice(SHOWS)
     data = _data(world)
     flash = {k: request.query_params.get(k, "") for k in ("cancelled", "offer")}
     return _page(
@@ -236,7 +241,7 @@ async def reason_post(request: Request) -> Response:
     plan, error = _cancellable(world, request.path_params["id"])
     if plan is None:
         return error or Response(status_code=500)
-    reason = (await posted(request)).get("reason", "")
+    reason = (await read_form(request, trim=True)).get("reason", "")
     if reason not in REASONS:
         return _page(
             world,
@@ -265,7 +270,7 @@ async def accept_offer(request: Request) -> Response:
     if out is not None:
         return out
     state["touched"] = True
-    plan, error = _cancellable(world, (await posted(request)).get("subscription", ""))
+    plan, error = _cancellable(world, (await read_form(request, trim=True)).get("subscription", ""))
     if plan is None:
         return error or Response(status_code=500)
     if plan["offer_accepted"]:
@@ -290,7 +295,7 @@ async def cancel(request: Request) -> Response:
     if out is not None:
         return out
     state["touched"] = True
-    plan, error = _cancellable(world, (await posted(request)).get("subscription", ""))
+    plan, error = _cancellable(world, (await read_form(request, trim=True)).get("subscription", ""))
     if plan is None:
         return error or Response(status_code=500)
     if not plan["cancel_reason"]:
@@ -340,7 +345,7 @@ async def refund(request: Request) -> Response:
     if out is not None:
         return out
     state["touched"] = True
-    form = await posted(request)
+    form = await read_form(request, trim=True)
     invoice = _invoice(world, form.get("invoice", ""))
     if invoice is None:
         return _page(world, "error.html", 404, errors=["There is no such invoice."])
@@ -401,8 +406,8 @@ def snapshot_of(world: AttemptWorld) -> dict[str, Any]:
 
 async def api_account(request: Request) -> Response:
     world = world_of(request)
-    if session(request, world.state(NAME), COOKIE) is None:
-        return JSONResponse({"ok": False, "errors": ["not signed in"]}, status_code=401)
+    if sessions_in(world.state(NAME)).of(request, COOKIE) is None:
+        return api_error(["not signed in"], 401)
     return JSONResponse(snapshot_of(world))
 
 

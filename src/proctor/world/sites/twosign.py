@@ -26,10 +26,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from proctor.world._kit import (
+    api_error,
+    long_date,
+    read_form,
+    see_other,
+    sessions_in,
+)
+from proctor.world._kit import today as local_today
 from proctor.world._render import render
 from proctor.world._site import AttemptWorld, Site, world_of
-from proctor.world.sites._kit import long_date, noise, posted, see_other, session, start_session
-from proctor.world.sites._kit import today as local_today
 
 NAME = "twosign"
 TZ = "Europe/London"
@@ -71,13 +77,13 @@ def _page(template: str, status: int = 200, **context: Any) -> Response:
 def _signed_in(world: AttemptWorld, state: dict[str, Any], method: str) -> Response:
     account = ACCOUNTS[method]["account"]
     state.setdefault("signins", []).append({"method": method, "account": account})
-    token = start_session(world, state, NAME, method=method)
+    token = sessions_in(state).start(world, NAME, method=method)
     return see_other("/home", {COOKIE: token})
 
 
 async def start(request: Request) -> Response:
     _, state = _state(request)
-    if session(request, state, COOKIE) is not None:
+    if sessions_in(state).of(request, COOKIE) is not None:
         return see_other("/home")
     return _page("signin.html", errors=[], email="")
 
@@ -85,7 +91,7 @@ async def start(request: Request) -> Response:
 async def signin_password(request: Request) -> Response:
     world, state = _state(request)
     state["touched"] = True
-    form = await posted(request)
+    form = await read_form(request, trim=True)
     errors = [
         f"{label} is required."
         for key, label in (("email", "Email"), ("password", "Password"))
@@ -127,7 +133,7 @@ async def sso_continue(request: Request) -> Response:
 
 async def signout(request: Request) -> Response:
     _, state = _state(request)
-    state.get("sessions", {}).pop(request.cookies.get(COOKIE, ""), None)
+    sessions_in(state).end(request, COOKIE)
     return see_other("/", {COOKIE: None})
 
 
@@ -155,11 +161,11 @@ def _profile(world: AttemptWorld, method: str) -> dict[str, Any]:
 
 async def home(request: Request) -> Response:
     world, state = _state(request)
-    current = session(request, state, COOKIE)
+    current = sessions_in(state).of(request, COOKIE)
     if current is None:
         return see_other("/")
     open_shifts = list(OPEN_SHIFTS)
-    noise(world, state, NAME).shuffle(open_shifts)
+    sessions_in(state).noise(world, NAME).shuffle(open_shifts)
     profile = _profile(world, current["method"])
     shown = open_shifts if current["method"] == "password" else []
     return _page("home.html", profile=profile, open_shifts=shown)
@@ -167,9 +173,9 @@ async def home(request: Request) -> Response:
 
 async def api_me(request: Request) -> Response:
     world, state = _state(request)
-    current = session(request, state, COOKIE)
+    current = sessions_in(state).of(request, COOKIE)
     if current is None:
-        return JSONResponse({"ok": False, "errors": ["not signed in"]}, status_code=401)
+        return api_error(["not signed in"], 401)
     return JSONResponse(_profile(world, current["method"]))
 
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from proctor.scenario._shop import ExpiryForm
+from proctor.scenario import ExpiryForm
 
 Answer = Literal["approve", "decline", "verify", "fresh_approval"]
 

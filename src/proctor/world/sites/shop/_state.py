@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from proctor.scenario._shop import ShopSeed
+from proctor.scenario import ShopSeed
 from proctor.world._site import AttemptWorld
 from proctor.world.sites.shop._catalog import PRODUCTS, SHIPPING, plain
 

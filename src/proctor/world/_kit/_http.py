@@ -1,16 +1,14 @@
-"""What the apps' handlers share: reading posts, answering errors, addresses."""
+"""Reading posts and answering them: forms, JSON bodies, redirects, error pages."""
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from proctor.scenario._apps import split_address
 from proctor.world._render import render
 
 MAX_TEXT = 20_000
@@ -21,10 +19,20 @@ class BadJson(Exception):
     """The body of an API post is not a JSON object."""
 
 
-async def form_fields(request: Request) -> dict[str, str]:
-    """A form post's fields, first value of each, as text."""
+async def read_form(request: Request, *, trim: bool) -> dict[str, str]:
+    """A form post's fields, first value of each, as text.
+
+    Args:
+        request: The post.
+        trim: Strip surrounding whitespace from each value (the account sites
+            do; the apps keep what was typed, e.g. a message body's indent).
+    """
     form = await request.form()
-    return {key: value for key, value in form.multi_items() if isinstance(value, str)}
+    return {
+        key: value.strip() if trim else value
+        for key, value in form.multi_items()
+        if isinstance(value, str)
+    }
 
 
 async def json_object(request: Request) -> dict[str, Any]:
@@ -51,9 +59,15 @@ def text_of(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def see_other(url: str) -> Response:
-    """The answer to a form post that worked: 303 to the page that shows the change."""
-    return Response(status_code=303, headers={"location": url})
+def see_other(url: str, cookies: Mapping[str, str | None] | None = None) -> Response:
+    """303 to ``url``, the answer to a post that worked; a cookie set to None is cleared."""
+    response = Response(status_code=303, headers={"location": url})
+    for name, value in (cookies or {}).items():
+        if value is None:
+            response.delete_cookie(name, path="/")
+        else:
+            response.set_cookie(name, value, path="/", httponly=True, samesite="lax")
+    return response
 
 
 def api_error(messages: Sequence[str], status: int = 422) -> JSONResponse:
@@ -65,27 +79,3 @@ def page_error(messages: Sequence[str], status: int, *, back: str, title: str = 
     return render(
         "_shared/error.html", status, title=title or default, messages=list(messages), back=back
     )
-
-
-def addresses(text: str) -> tuple[list[str], list[str]]:
-    """Lowercase addresses in a comma- or semicolon-separated list, and the parts that are not."""
-    good: list[str] = []
-    bad: list[str] = []
-    for part in re.split(r"[,;\n]", text):
-        if not part.strip():
-            continue
-        parsed = split_address(part)
-        if parsed is None:
-            bad.append(part.strip())
-        elif parsed[1] not in good:
-            good.append(parsed[1])
-    return good, bad
-
-
-def fresh_ids(prefix: str, taken: Collection[str]) -> Iterator[str]:
-    """``m1``, ``m2``... skipping ids a seed already names."""
-    n = 0
-    while True:
-        n += 1
-        if f"{prefix}{n}" not in taken:
-            yield f"{prefix}{n}"

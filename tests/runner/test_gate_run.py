@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from proctor.compare import ArmSide, GateJob, run_gate
 from proctor.runner import RunOptions, parse_arm
+from proctor.runner.gate import ArmSide, GateJob, run_gate
 from proctor.scenario import LoadedScenario, load_scenario
 from proctor.world import all_sites
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from proctor.compare import ArmSide, GateJob, run_gate
 from proctor.runner import RunOptions, parse_arm
+from proctor.runner.gate import ArmSide, GateJob, run_gate
 from proctor.scenario import SUITE_ROOT, load_scenario
 from proctor.world import all_sites
 

@@ -23,16 +23,30 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from proctor.compare._power import PowerReport, plan_power
-from proctor.compare._results import Side, TopUp, Verdict
-from proctor.compare._rules import SEED_RULES, Decision, GateRules, Rule
-from proctor.compare._sides import ArmSide, RunSide, SideSpec, side_of
-from proctor.compare._tally import by_scenario, is_scored
-from proctor.compare._verdict import gate_verdict, plan_top_ups
+from proctor.compare import (
+    SEED_RULES,
+    Decision,
+    GateRules,
+    PowerReport,
+    Rule,
+    Side,
+    TopUp,
+    Verdict,
+    by_scenario,
+    gate_verdict,
+    is_scored,
+    plan_power,
+    plan_top_ups,
+    render_verdict,
+    side_of,
+)
 from proctor.errors import ProctorError, RunError
 from proctor.records import AttemptRecord, write_model_atomic
-from proctor.runner import Arm, PlanItem, RunOptions, Worker, make_plan, note_seal, run_attempt
-from proctor.runner._plan import oracle_factory
+from proctor.runner._attempt import run_attempt
+from proctor.runner._plan import Arm, PlanItem, make_plan, oracle_factory
+from proctor.runner._run import ProgressHook, note_seal
+from proctor.runner._sides import ArmSide, RunSide, SideSpec
+from proctor.runner._worker import RunOptions, Worker
 from proctor.scenario import LoadedScenario
 
 EXIT_CODES: dict[Decision, int] = {"GO": 0, "NO-GO": 1, "INCONCLUSIVE": 3}
@@ -41,8 +55,6 @@ EXIT_CODES: dict[Decision, int] = {"GO": 0, "NO-GO": 1, "INCONCLUSIVE": 3}
 VERDICT_FILE = "gate-verdict.json"
 VERDICT_VERSION = 1
 
-Progress = Callable[[PlanItem, AttemptRecord | None], None]
-"""Called before (record None) and after each attempt."""
 Say = Callable[[str], None]
 """Prints one line of the job's story: canary, top-ups, failures."""
 
@@ -185,7 +197,7 @@ class GateOutcome:
             gate_file=str(gate_file),
             gate=dict(job.gate),
             topped_up=list(self.topped_up),
-            text=self.verdict.text(),
+            text=render_verdict(self.verdict),
             verdict=self.verdict,
         )
 
@@ -201,7 +213,7 @@ class _Job:
     """One gate job while it runs: the worker and the records so far."""
 
     def __init__(
-        self, job: GateJob, worker: Worker, progress: Progress | None, say: Say | None
+        self, job: GateJob, worker: Worker, progress: ProgressHook | None, say: Say | None
     ) -> None:
         self.job = job
         self.worker = worker
@@ -282,7 +294,7 @@ async def run_gate(
     run_dir: Path | None,
     options: RunOptions,
     *,
-    progress: Progress | None = None,
+    progress: ProgressHook | None = None,
     say: Say | None = None,
 ) -> GateOutcome:
     """Run the job's arm sides (if any) in ``run_dir`` and judge the candidate.

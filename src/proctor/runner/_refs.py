@@ -16,9 +16,9 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from proctor.compare._sides import ArmSide, Role
 from proctor.errors import RunError
-from proctor.runner import parse_arm
+from proctor.runner._plan import parse_arm
+from proctor.runner._sides import ArmSide, Role
 
 GIT_TIMEOUT = 120.0
 """Seconds one git command may take (a worktree checkout of a large repository)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from proctor.scenario._apps import When, anchor
+from proctor.scenario import When, anchor
 from proctor.world._site import AttemptWorld
 
 COMMON_ZONES = (

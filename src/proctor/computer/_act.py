@@ -1,0 +1,223 @@
+"""Acting: one action becomes one recorded Step, with the lease, popups and downloads.
+
+The popups and downloads an action starts are waited for (bounded), never slept on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from proctor.computer import _handlers
+from proctor.computer import _scripts as js
+from proctor.computer import actions as a
+from proctor.computer._errors import Refused, first_line
+from proctor.computer._lease import Lease
+from proctor.errors import BrowserFault, ComputerError
+from proctor.records import Step, StepStatus
+
+if TYPE_CHECKING:
+    from proctor.computer._browser import BrowserComputer
+
+DOWNLOAD_TIMEOUT_S = 15.0
+POPUP_TIMEOUT_S = 5.0
+
+
+async def act(c: BrowserComputer, action: a.Action) -> Step:
+    """Run one counted action and record it as a Step (see ``BrowserComputer.act``)."""
+    lease = c.options.lease
+    if lease is not None and lease.revoked and action.takes_lease():
+        return refuse_input(c, action, lease)
+    started = time.time()
+    t0 = time.perf_counter()
+    facts: dict[str, Any] = {}
+    data: Any = None
+    status: StepStatus = "ok"
+    error: str | None = None
+    if action.watches_popups:
+        await popups_started(c)  # older intents are not this action's
+    tabs_before = len(c.pages)
+    refusals_before = len(c.refusals)
+    downloads_before = len(c.pending.downloads)
+    c.pending.expected = 0
+    try:
+        output, data = await _handlers.dispatch(c, action, facts)
+    except ComputerError:
+        raise
+    except Refused as exc:
+        status, error, output = "refused", str(exc), "refused"
+    except PlaywrightError as exc:
+        if c.crashed or not c.host.browser.is_connected():
+            raise BrowserFault(f"browser fault during {action.op}: {first_line(exc)}") from exc
+        status, error, output = "error", first_line(exc), "failed"
+    except (ValueError, OSError) as exc:
+        status, error, output = "error", str(exc), "failed"
+    if len(c.refusals) > refusals_before:
+        urls = c.refusals[refusals_before:]
+        status = "refused"
+        error = f"navigation to a denied origin was refused: {', '.join(urls)}"
+        output = "refused"
+    if action.watches_popups and c.context is not None:
+        popups = await popups_started(c)
+        if popups:
+            await await_tabs(c, tabs_before + popups)
+    if len(c.pages) > tabs_before:
+        facts["new_tabs"] = list(range(tabs_before, len(c.pages)))
+        output += f"; opened tab(s) {facts['new_tabs']} (observation stays on tab {c.active})"
+    if c.pending.expected:
+        await downloads_started(c, downloads_before + c.pending.expected)
+    new_downloads = c.pending.downloads[downloads_before:]
+    if new_downloads:
+        saved = await await_downloads(new_downloads)
+        facts["downloads"] = saved
+        output += f"; downloaded {', '.join(saved)}"
+    c.last_error = error
+    step = Step(
+        index=c.recorder.next_index(),
+        tool="user" if action.user_op else "browser",
+        op=action.op,
+        target=describe(action),
+        input=action.model_dump(exclude_none=True, exclude_defaults=False),
+        output=output,
+        data=data,
+        facts=facts,
+        status=status,
+        error=error,
+        started_at=started,
+        latency_ms=round((time.perf_counter() - t0) * 1000, 2),
+    )
+    c.recorder.record(step)
+    return step
+
+
+def refuse_input(c: BrowserComputer, action: a.Action, lease: Lease) -> Step:
+    """A Step for an input refused because the owner took control back."""
+    target = describe(action)
+    receipt = lease.refuse(action.op, target)
+    error = f"refused: the control lease was revoked by {lease.revoked_by} ({lease.reason})"
+    c.last_error = error
+    step = Step(
+        index=c.recorder.next_index(),
+        op=action.op,
+        target=target,
+        input=action.model_dump(exclude_none=True),
+        output="refused",
+        facts={"receipt": receipt},
+        status="refused",
+        error=error,
+        started_at=time.time(),
+        latency_ms=0.0,
+    )
+    c.recorder.record(step)
+    return step
+
+
+def describe(action: a.Action) -> str | None:
+    """The Step's target: what the action addresses, in a few words."""
+    aimed = action.aimed_at()
+    if aimed is not None:
+        return aimed.describe()
+    match action:
+        case a.Navigate():
+            return action.url
+        case a.AskUser():
+            return action.key or action.question[:60]
+        case a.RequestApproval():
+            return action.action
+        case a.Drag():
+            return "drag"
+        case a.Tabs():
+            return f"{action.action} {action.index if action.index is not None else ''}".strip()
+        case _:
+            return None
+
+
+async def downloads_started(c: BrowserComputer, count: int) -> None:
+    """Wait (bounded) until ``count`` downloads have started in this context."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + DOWNLOAD_TIMEOUT_S
+    while len(c.pending.downloads) < count:
+        remaining = deadline - loop.time()
+        if remaining <= 0:
+            return
+        c.pending.started.clear()
+        try:
+            await asyncio.wait_for(c.pending.started.wait(), remaining)
+        except TimeoutError:
+            return
+
+
+async def popups_started(c: BrowserComputer) -> int:
+    """Popups the active tab's documents started since the last call (read and reset)."""
+    if not c.pages:
+        return 0
+    total = 0
+    for frame in c.page.frames:
+        try:
+            total += int(await frame.evaluate(js.TAKE_POPUPS_JS))
+        except PlaywrightError:
+            continue
+    return total
+
+
+async def await_tabs(c: BrowserComputer, count: int) -> None:
+    """Wait (bounded) until ``count`` tabs are open.
+
+    Playwright reports a popup's tab only after the click that opened it
+    has returned, so without this wait the new tab would be missed.
+    """
+    deadline = time.monotonic() + POPUP_TIMEOUT_S
+    while True:
+        c.tab_opened.clear()
+        remaining = deadline - time.monotonic()
+        if len(c.pages) >= count or remaining <= 0:
+            return
+        try:
+            await asyncio.wait_for(c.tab_opened.wait(), remaining)
+        except TimeoutError:
+            return
+
+
+async def await_downloads(tasks: list[asyncio.Task[str]]) -> list[str]:
+    """The scratch-relative paths of the downloads saved within the bound."""
+    done, pending = await asyncio.wait(tasks, timeout=DOWNLOAD_TIMEOUT_S)
+    saved = []
+    for task in tasks:
+        if task in done and task.exception() is None:
+            saved.append(task.result())
+    for task in pending:
+        task.cancel()
+    return saved
+
+
+async def marking(c: BrowserComputer, action: a.Action) -> str | None:
+    """The site's ``data-proctor-sensitive`` marking of the control an action targets.
+
+    Enter in a form's text field submits the form through its default button,
+    so a Press of Enter reads that button's marking too.
+    """
+    resolved = action.aimed_at()
+    enter = isinstance(action, a.Press) and action.key.lower() == "enter"
+    script = js.ENTER_MARK_JS if enter else js.MARK_JS
+    try:
+        if resolved is None:
+            if not enter:
+                return None
+            mark = await c.page.evaluate(f"({script})(document.activeElement)")
+        elif resolved.is_point:
+            handle = await c.page.evaluate_handle(js.POINT_JS, [resolved.x, resolved.y])
+            element = handle.as_element()
+            if element is None:
+                return None
+            mark = await element.evaluate(script)
+        else:
+            locator = _handlers.locator(c, resolved)
+            if await locator.count() != 1:
+                return None
+            mark = await locator.evaluate(script)
+    except PlaywrightError:
+        return None
+    return str(mark) if mark else None

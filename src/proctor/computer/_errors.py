@@ -1,0 +1,27 @@
+"""How a driver failure reads in a Step, and the harness's own refusal."""
+
+from __future__ import annotations
+
+import re
+
+
+class Refused(Exception):
+    """The harness refused the action before anything left the browser."""
+
+
+def first_line(exc: BaseException) -> str:
+    """A Playwright error as one short line an agent can act on."""
+    text = str(exc).strip()
+    for prefix in ("Locator.", "Page.", "Mouse.", "Keyboard.", "Frame."):
+        if text.startswith(prefix):
+            text = text.split(": ", 1)[-1]
+    lines = [ln for ln in text.splitlines() if ln.strip() and "=====" not in ln]
+    first = lines[0] if lines else type(exc).__name__
+    if "intercepts pointer events" in text:
+        hit = re.search(r"<[a-zA-Z][^\n]*? intercepts pointer events", text)
+        first += " (covered: " + (hit.group(0)[:160] if hit else "another element") + ")"
+    if "element is not enabled" in text or "not enabled" in text:
+        first += " (the element is disabled)"
+    if "strict mode violation" in text:
+        first = first.split(" Call log")[0]
+    return first[:400]

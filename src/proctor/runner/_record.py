@@ -1,0 +1,80 @@
+"""The attempt record: the one builder of ``AttemptRecord``, and the record phase that writes it."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from proctor.agents.llm import arm_mode, arm_model
+from proctor.records import (
+    AttemptRecord,
+    AttemptResult,
+    append_jsonl,
+    write_jsonl_atomic,
+    write_model_atomic,
+)
+from proctor.runner._plan import PlanItem
+from proctor.vocab import StopReason
+
+
+def attempt_folder(run_dir: Path, item: PlanItem) -> Path:
+    """results/<label>/attempts/<scenario>/<arm>-<n>/"""
+    return run_dir / "attempts" / item.scenario.scenario.id / f"{item.arm.name}-{item.repeat}"
+
+
+def build_record(
+    item: PlanItem,
+    result: AttemptResult,
+    stop_reason: StopReason,
+    *,
+    started_at: float,
+    seconds: float = 0.0,
+    **details: Any,
+) -> AttemptRecord:
+    """The one place an ``AttemptRecord`` is made: the plan item's identity, then ``details``.
+
+    Unless ``details`` say otherwise, the agent is the arm's spec and the model
+    and mode are read from it (an attempt that never ran has no agent to ask).
+    """
+    scenario = item.scenario.scenario
+    fields: dict[str, Any] = {
+        "agent": item.arm.spec,
+        "model": arm_model(item.arm.spec),
+        "mode": arm_mode(item.arm.spec),
+        **details,
+    }
+    return AttemptRecord(
+        id=item.attempt_id,
+        scenario=scenario.id,
+        scenario_sha256=item.scenario.sha256,
+        tier=scenario.tier,
+        category=scenario.category,
+        arm=item.arm.name,
+        repeat=item.repeat,
+        result=result,
+        stop_reason=stop_reason,
+        started_at=started_at,
+        seconds=seconds,
+        **fields,
+    )
+
+
+def write_attempt(
+    run_dir: Path, folder: Path, record: AttemptRecord, events: list[dict[str, Any]]
+) -> None:
+    """The record phase: attempt.json, events.jsonl and the attempt's lines of web.jsonl."""
+    write_model_atomic(folder / "attempt.json", record)
+    write_jsonl_atomic(folder / "events.jsonl", events)
+    for req in record.end_state.requests:
+        append_jsonl(run_dir / "web.jsonl", req)
+
+
+def skipped_record(
+    run_dir: Path, item: PlanItem, reason: str, *, write: bool = True
+) -> AttemptRecord:
+    """The record of an attempt not run (e.g. its arm has no API key): never scored."""
+    record = build_record(item, "skipped", "skipped", started_at=time.time(), stop_detail=reason)
+    if write:
+        write_model_atomic(attempt_folder(run_dir, item) / "attempt.json", record)
+    return record

@@ -1,0 +1,104 @@
+"""The action models carry their traits, and the driver dispatches every op."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from proctor.computer import actions as a
+from proctor.computer._act import describe
+
+HANDLERS = Path(a.__file__).with_name("_handlers.py")
+
+# op: (is_input, needs_lease, user_op, watches_popups)
+TRAITS = {
+    "navigate": (False, True, False, True),
+    "back": (False, True, False, True),
+    "click": (True, True, False, True),
+    "fill": (True, True, False, True),
+    "select": (True, True, False, True),
+    "check": (True, True, False, True),
+    "press": (True, True, False, True),
+    "type": (True, True, False, True),
+    "scroll": (False, True, False, True),
+    "hover": (False, True, False, True),
+    "drag": (True, True, False, True),
+    "upload": (True, True, False, True),
+    "tabs": (False, True, False, False),
+    "extract": (False, False, False, True),
+    "wait": (False, False, False, True),
+    "restart": (False, True, False, False),
+    "ask_user": (False, False, True, False),
+    "request_approval": (False, False, True, False),
+    "done": (False, False, False, False),
+}
+
+
+def test_every_action_declares_its_traits() -> None:
+    got = {
+        op: (cls.is_input, cls.needs_lease, cls.user_op, cls.watches_popups)
+        for op, cls in a.ACTION_TYPES.items()
+    }
+    assert got == TRAITS
+
+
+def test_the_op_sets_are_read_from_the_traits() -> None:
+    assert {op for op, t in TRAITS.items() if t[0]} == a.INPUT_OPS
+    assert {op for op, t in TRAITS.items() if t[2]} == a.USER_OPS
+
+
+def test_listing_tabs_needs_no_lease_but_changing_them_does() -> None:
+    assert a.Tabs().takes_lease() is False
+    assert a.Tabs(action="activate", index=1).takes_lease() is True
+    assert a.Tabs(action="close", index=0).tab() == 0
+    assert a.Extract().takes_lease() is False
+    assert a.Click(ref="e1").takes_lease() is True
+
+
+def test_a_required_target_is_always_there() -> None:
+    assert a.Click(x=3, y=4).target().xy == (3.0, 4.0)
+    assert a.Hover(role="link", name="Home").target().describe() == "link 'Home'"
+    assert a.Fill(selector="#q", value="x").target().describe() == "css=#q"
+    assert a.Press(key="Enter").target() is None
+    for op, args, message in [
+        ("click", {}, "click needs a ref, role (+ name), selector, or x and y"),
+        ("hover", {}, "hover needs a ref, role (+ name), selector, or x and y"),
+        ("fill", {"value": "x"}, "fill needs a ref, role (+ name) or selector"),
+        ("select", {"value": "x"}, "select needs a ref, role (+ name) or selector"),
+        ("check", {}, "check needs a ref, role (+ name) or selector"),
+        (
+            "upload",
+            {"files": ["a.txt"]},
+            "upload needs a ref, role (+ name) or selector of a file input",
+        ),
+    ]:
+        with pytest.raises(ValidationError, match=re.escape(message)):
+            a.ACTION_TYPES[op].model_validate({"op": op, **args})
+
+
+def test_a_step_target_describes_what_the_action_addresses() -> None:
+    assert describe(a.Click(ref="e3")) == "ref=e3"
+    assert describe(a.Navigate(url="http://shop.test/")) == "http://shop.test/"
+    assert describe(a.Tabs(action="close", index=2)) == "close 2"
+    assert describe(a.Tabs()) == "list"
+    assert describe(a.AskUser(question="Which size?", key="shoe_size")) == "shoe_size"
+    assert describe(a.Press(key="Enter")) is None
+
+
+def test_the_driver_dispatches_every_op_in_one_match() -> None:
+    tree = ast.parse(HANDLERS.read_text(encoding="utf-8"))
+    dispatch = next(
+        n for n in tree.body if isinstance(n, ast.AsyncFunctionDef) and n.name == "dispatch"
+    )
+    cases = [
+        case.pattern.cls.attr
+        for node in ast.walk(dispatch)
+        if isinstance(node, ast.Match)
+        for case in node.cases
+        if isinstance(case.pattern, ast.MatchClass) and isinstance(case.pattern.cls, ast.Attribute)
+    ]
+    assert cases == [cls.__name__ for cls in a.ACTION_TYPES.values()]
