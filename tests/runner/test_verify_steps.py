@@ -13,8 +13,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from proctor.runner import RunOptions, Worker, verify_in
-from proctor.runner._verify import Verdict
+from proctor.runner import ObligationVerdict, RunOptions, Worker, verify_in
 from proctor.scenario import LoadedScenario, load_scenario
 from proctor.world import Site
 from proctor.world._site import required
@@ -68,7 +67,7 @@ async def worker(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Work
         yield w
 
 
-def by_role(verdicts: list[Verdict]) -> dict[str, Verdict]:
+def by_role(verdicts: list[ObligationVerdict]) -> dict[str, ObligationVerdict]:
     return {v.label: v for v in verdicts}
 
 

@@ -20,8 +20,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
+import proctor.world._dispatch as dispatch_module
 import proctor.world._protocol as protocol
-import proctor.world._server as server_module
 from proctor.world import ATTEMPT_HEADER, AttemptWorld, FixtureServer, Site
 from proctor.world._log import MAX_STORED_VALUE
 from proctor.world._site import required
@@ -140,7 +140,7 @@ async def test_a_stalled_request_head_is_closed(
 async def test_a_stalled_body_is_answered_408_and_logged(
     server: FixtureServer, world: AttemptWorld, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "BODY_TIMEOUT", 0.5)
+    monkeypatch.setattr(dispatch_module, "BODY_TIMEOUT", 0.5)
     head = (
         b"POST /submit/note HTTP/1.1\r\nHost: lab.proctor.test\r\n"
         b"X-Proctor-Attempt: hard-1\r\nContent-Type: application/x-www-form-urlencoded\r\n"

@@ -12,7 +12,7 @@ from rich.table import Table
 from proctor._text import safe
 from proctor.cli._common import OnlyOpt, ScenariosOpt, TierOpt, catalog, split_only
 from proctor.errors import RunError
-from proctor.runner import Verdict
+from proctor.runner import ObligationVerdict
 from proctor.runner import verify as run_verify
 
 
@@ -23,7 +23,7 @@ def verify(tier: TierOpt = None, only: OnlyOpt = None, scenarios: ScenariosOpt =
         raise RunError("no scenario matches --tier/--only; `proctor list` shows them")
     console = Console(highlight=False)
 
-    def show(v: Verdict) -> None:
+    def show(v: ObligationVerdict) -> None:
         mark = "[green]ok[/]" if v.ok else "[red]VIOLATION[/]"
         console.print(
             f"{mark} {escape(safe(v.scenario))} {escape(safe(v.label))}: expected "
@@ -36,7 +36,7 @@ def verify(tier: TierOpt = None, only: OnlyOpt = None, scenarios: ScenariosOpt =
     table = Table(title="proctor verify", title_justify="left")
     for column in ("scenario", "oracle", "decoys", "null"):
         table.add_column(column)
-    by_scenario: dict[str, list[Verdict]] = {}
+    by_scenario: dict[str, list[ObligationVerdict]] = {}
     for v in verdicts:
         by_scenario.setdefault(v.scenario, []).append(v)
     for sid, vs in by_scenario.items():

@@ -36,6 +36,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
 from proctor import __version__
+from proctor._serve import loopback_socket
 from proctor.computer._mcp_tools import (
     TOOL_MODELS,
     BadCall,
@@ -153,8 +154,7 @@ class McpLane:
             on_call_tool=self._on_call_tool,
         )
         app = mcp.streamable_http_app(streamable_http_path=self._path)
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.bind(("127.0.0.1", 0))
+        sock = loopback_socket()
         # Listening before uvicorn starts: an agent that connects early waits in the backlog.
         sock.listen(64)
         self._socket = sock

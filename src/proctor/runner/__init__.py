@@ -18,11 +18,12 @@ from proctor.runner._run import (
     run_info,
     write_run_info,
 )
-from proctor.runner._verify import Verdict, judge, verify, verify_in, verify_items
+from proctor.runner._verify import ObligationVerdict, judge, verify, verify_in, verify_items
 from proctor.runner._worker import RunOptions, SealState, Worker
 
 __all__ = [
     "Arm",
+    "ObligationVerdict",
     "Phases",
     "PlanItem",
     "ProgressHook",
@@ -30,7 +31,6 @@ __all__ = [
     "RunResult",
     "SealState",
     "Timing",
-    "Verdict",
     "Worker",
     "attempt_folder",
     "build_record",

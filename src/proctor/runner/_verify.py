@@ -18,7 +18,7 @@ from proctor.vocab import VerifyRole
 
 
 @dataclass(frozen=True)
-class Verdict:
+class ObligationVerdict:
     """One proof obligation of one scenario."""
 
     scenario: str
@@ -45,7 +45,7 @@ def judge(
     must_fail_on: Sequence[str] = (),
     expect_error: Iterable[int] = (),
     decoy: str | None = None,
-) -> Verdict:
+) -> ObligationVerdict:
     """Whether one attempt meets its obligation.
 
     A step that errors breaks any obligation except the null agent's (it has no
@@ -55,7 +55,7 @@ def judge(
     """
     failed = set(record.failed_checks)
     if record.result == "error":
-        return Verdict(
+        return ObligationVerdict(
             record.scenario, role, False, "a graded attempt",
             f"infra error: {record.error}", record, decoy=decoy,
         )  # fmt: skip
@@ -109,7 +109,7 @@ def _verdict(
     actual: str,
     steps: list[str],
     decoy: str | None,
-) -> Verdict:
+) -> ObligationVerdict:
     why: list[str] = []
     if not ok:
         why += [_check_line(leaf) for leaf in _failing_leaves(record.checks)]
@@ -120,7 +120,7 @@ def _verdict(
         if record.stop_reason and record.stop_reason != "step_failed":
             detail = f" ({record.stop_detail})" if record.stop_detail else ""
             why.append(f"stopped: {record.stop_reason}{detail}")
-    return Verdict(record.scenario, role, ok, expected, actual, record, tuple(why), decoy)
+    return ObligationVerdict(record.scenario, role, ok, expected, actual, record, tuple(why), decoy)
 
 
 def _failing_leaves(
@@ -184,11 +184,11 @@ async def verify_in(
     worker: Worker,
     scenarios: Sequence[LoadedScenario],
     *,
-    on_verdict: Callable[[Verdict], None] | None = None,
+    on_verdict: Callable[[ObligationVerdict], None] | None = None,
     write: bool = False,
-) -> list[Verdict]:
+) -> list[ObligationVerdict]:
     """Run every obligation of ``scenarios`` in a started worker; the verdicts in order."""
-    verdicts: list[Verdict] = []
+    verdicts: list[ObligationVerdict] = []
     for item, role, must_fail, expect_error, decoy in verify_items(scenarios):
         record = await run_attempt(worker, item, write=write)
         verdict = judge(role, record, must_fail, expect_error, decoy)
@@ -201,10 +201,10 @@ async def verify_in(
 async def verify(
     scenarios: Sequence[LoadedScenario],
     *,
-    on_verdict: Callable[[Verdict], None] | None = None,
+    on_verdict: Callable[[ObligationVerdict], None] | None = None,
     run_dir: Path | None = None,
     options: RunOptions | None = None,
-) -> list[Verdict]:
+) -> list[ObligationVerdict]:
     """Run every obligation in one new worker; return the verdicts in order."""
     with tempfile.TemporaryDirectory(prefix="proctor-verify-") as tmp:
         folder = run_dir or Path(tmp)

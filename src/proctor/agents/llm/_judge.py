@@ -18,7 +18,7 @@ from proctor.agents.llm._call import Tracer, call_model
 from proctor.agents.llm._config import ModelConfig, parse_model_spec
 from proctor.agents.llm._messages import UserText
 from proctor.agents.llm._render import Prompts
-from proctor.agents.llm._tools import JUDGE_TOOLS, ToolCallError, Verdict, parse_call, tools_for
+from proctor.agents.llm._tools import JUDGE_TOOLS, JudgeReply, ToolCallError, parse_call, tools_for
 from proctor.agents.llm._wire import Request, Wire
 from proctor.errors import ProviderFault, RunError
 from proctor.records import EndState, JudgeVerdict
@@ -108,7 +108,7 @@ class LLMJudge:
             parsed = parse_call(reply.calls[0], JUDGE_TOOLS)
         except (ProviderFault, ToolCallError) as exc:
             return JudgeVerdict(**base, verdict="error", reason=str(exc), evidence=shown)
-        assert isinstance(parsed, Verdict)
+        assert isinstance(parsed, JudgeReply)
         return JudgeVerdict(
             **base,
             verdict="pass" if parsed.passed else "fail",

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -27,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from proctor._serve import ServerThread, loopback_socket
 from proctor.agents.llm._wire import RECORDING_HEADER
 from proctor.errors import AgentError
 
@@ -91,8 +90,7 @@ class ReplayProvider:
         self.port = 0
         self._used = [False] * len(transcript.responses)
         self._lock = threading.Lock()
-        self._server: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
+        self._thread: ServerThread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closing: asyncio.Event | None = None
 
@@ -181,36 +179,21 @@ class ReplayProvider:
 
     async def start(self) -> None:
         """Serve on an ephemeral loopback port; wait (bounded) until it accepts."""
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
+        sock = loopback_socket()
         self.port = sock.getsockname()[1]
         config = uvicorn.Config(
             self.app(), log_level="error", access_log=False, timeout_graceful_shutdown=2
         )
-        server = uvicorn.Server(config)
-        self._server = server
-        self._thread = threading.Thread(
-            target=lambda: asyncio.run(server.serve(sockets=[sock])),
-            name="proctor-replay",
-            daemon=True,
-        )
-        self._thread.start()
-        deadline = time.monotonic() + START_TIMEOUT
-        while not server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise AgentError(f"the replay provider did not start on 127.0.0.1:{self.port}")
-            await asyncio.sleep(0.01)
+        self._thread = ServerThread("proctor-replay", [(config, sock)])
+        if not await self._thread.start(START_TIMEOUT):
+            raise AgentError(f"the replay provider did not start on 127.0.0.1:{self.port}")
 
     async def stop(self) -> None:
         """Stop serving; join the thread (bounded)."""
         if self._loop is not None and self._closing is not None:
             self._loop.call_soon_threadsafe(self._closing.set)
-        if self._server is not None:
-            self._server.should_exit = True
         if self._thread is not None:
-            await asyncio.to_thread(self._thread.join, START_TIMEOUT)
-        self._server = None
+            await self._thread.stop(START_TIMEOUT)
         self._thread = None
 
     async def __aenter__(self) -> ReplayProvider:

@@ -34,7 +34,7 @@ class PlanComplete(_Tool):
     """The plan is complete: every step the task needs is listed."""
 
 
-class Verdict(_Tool):
+class JudgeReply(_Tool):
     """Give the verdict on the criterion, from the evidence shown and nothing else."""
 
     passed: bool = Field(description="True when the evidence shows the criterion holds.")
@@ -42,7 +42,7 @@ class Verdict(_Tool):
 
 
 PLAN_TOOLS: dict[str, type[BaseModel]] = {"next_step": NextStep, "plan_complete": PlanComplete}
-JUDGE_TOOLS: dict[str, type[BaseModel]] = {"verdict": Verdict}
+JUDGE_TOOLS: dict[str, type[BaseModel]] = {"verdict": JudgeReply}
 
 
 @dataclass(frozen=True)
