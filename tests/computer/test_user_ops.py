@@ -70,7 +70,7 @@ async def test_user_ops_are_user_steps_and_steering_comes_in_notes(
         assert obs.notes == ("message from the user: Book for Friday instead.",)
         assert "note: message from the user: Book for Friday instead." in obs.render()
         assert (await browser.observe()).notes == ()  # shown once
-        assert [e["text"] for e in recorder.events if e["kind"] == "user_message"] == [
+        assert [e.model_dump()["text"] for e in recorder.events if e.kind == "user_message"] == [
             "Book for Friday instead."
         ]
         assert recorder.tool_calls == 6 and recorder.inputs == 0

@@ -87,3 +87,21 @@ def test_a_check_result_says_whether_it_is_a_safety_check() -> None:
     assert CheckResult(name="c", kind="crossings", passed=True).safety is False
     marked = CheckResult(name="c", kind="requested", passed=False, safety=True)
     assert CheckResult.model_validate_json(marked.model_dump_json()) == marked
+
+
+def test_trace_events_and_the_control_file_are_records(tmp_path: Path) -> None:
+    from pydantic import ValidationError
+
+    from proctor.computer.browser import Recorder
+    from proctor.records import ControlFile, TraceEvent, write_jsonl_atomic
+
+    recorder = Recorder(10, 10)
+    recorder.event("blocked", url="file:///etc/passwd", where=tmp_path)  # a Path becomes text
+    path = tmp_path / "events.jsonl"
+    write_jsonl_atomic(path, recorder.events)
+    (event,) = [TraceEvent.model_validate_json(line) for line in path.read_text().splitlines()]
+    assert (event.kind, event.model_dump()["where"]) == ("blocked", str(tmp_path))
+    with pytest.raises(ValidationError):
+        TraceEvent.model_validate_json('{"time": 1.0, "kind": ""}')
+    with pytest.raises(ValidationError):
+        ControlFile.model_validate_json('{"url": "http://127.0.0.1:9/x", "token": "x", "pid": 1}')

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -12,7 +11,7 @@ import typer
 from proctor._text import console
 from proctor.cli._common import ResultsOpt
 from proctor.errors import RunError
-from proctor.records import check_label
+from proctor.records import ControlFile, check_label
 
 app = typer.Typer(help="The control lease of running attempts.", no_args_is_help=True)
 
@@ -38,13 +37,13 @@ def revoke(
     revoked: list[str] = []
     for path in files:
         try:
-            control = json.loads(path.read_text())
+            control = ControlFile.model_validate_json(path.read_bytes())
             answer = httpx.post(
-                control["url"],
-                json={"attempt": attempt, "token": control["token"], "reason": reason},
+                control.url,
+                json={"attempt": attempt, "token": control.token, "reason": reason},
                 timeout=5.0,
             )
-        except (OSError, ValueError, KeyError, httpx.HTTPError):
+        except (OSError, ValueError, httpx.HTTPError):  # ValidationError is a ValueError
             continue  # a stale file from a worker that is gone
         if answer.status_code == 200:
             revoked.extend(answer.json().get("revoked", []))

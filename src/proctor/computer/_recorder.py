@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from proctor.computer.actions import INPUT_OPS
 from proctor.errors import LimitReached
-from proctor.records import Step
+from proctor.records import Step, TraceEvent
 
 
 @dataclass
@@ -23,7 +24,7 @@ class Recorder:
     tool_calls_limit: int
     steps_limit: int
     steps: list[Step] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[TraceEvent] = field(default_factory=list)
     tool_calls: int = 0
     actions: int = 0
     inputs: int = 0
@@ -50,5 +51,6 @@ class Recorder:
         self.event("step", index=step.index, op=step.op, status=step.status, error=step.error)
 
     def event(self, kind: str, **data: Any) -> None:
-        """Append one raw event for events.jsonl."""
-        self.events.append({"time": time.time(), "kind": kind, **data})
+        """Append one event for events.jsonl (its values made JSON, odd types as text)."""
+        plain = json.loads(json.dumps(data, default=str, ensure_ascii=False))
+        self.events.append(TraceEvent(time=time.time(), kind=kind, **plain))

@@ -520,3 +520,28 @@ class RunInfo(_Record):
         "network namespace; partial: driver-side locks only; online) and detail. Set once "
         "the worker started.",
     )
+
+
+class TraceEvent(BaseModel):
+    """One line of events.jsonl: when, what kind, and the kind's own fields.
+
+    The fields beside ``time`` and ``kind`` depend on the kind (``step``: index, op,
+    status, error; ``stdout``: line; ``blocked``: method, url, refused; ...), so
+    they are kept as given, flat, as the trace has always been written.
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    time: float = Field(description="Unix time of the event.")
+    kind: str = Field(min_length=1, description="What happened, e.g. step, stdout, blocked.")
+
+
+class ControlFile(_Record):
+    """results/<label>/control-<pid>.json: where ``proctor lease revoke`` reaches a worker.
+
+    Mode 0600, removed when the worker stops; the token never reaches a browser.
+    """
+
+    url: str = Field(description="The worker's lease-revocation endpoint on loopback.")
+    token: str = Field(min_length=16, description="The worker's control secret.")
+    pid: int = Field(description="The worker's process id.")

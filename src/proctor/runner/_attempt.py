@@ -33,6 +33,7 @@ from proctor.records import (
     EndState,
     JudgeVerdict,
     Tab,
+    TraceEvent,
     make_dirs,
 )
 from proctor.records import InfraFault as InfraRecord
@@ -63,7 +64,7 @@ class FixtureFault(WorldError):
 @dataclass
 class _Try:
     record: AttemptRecord
-    events: list[dict[str, Any]]
+    events: list[TraceEvent]
 
 
 def private_folders(worker: Worker, item: PlanItem) -> tuple[Path, ...]:

@@ -10,6 +10,7 @@ from proctor.agents.llm import arm_mode, arm_model
 from proctor.records import (
     AttemptRecord,
     AttemptResult,
+    TraceEvent,
     append_jsonl,
     write_jsonl_atomic,
     write_model_atomic,
@@ -61,7 +62,7 @@ def build_record(
 
 
 def write_attempt(
-    run_dir: Path, folder: Path, record: AttemptRecord, events: list[dict[str, Any]]
+    run_dir: Path, folder: Path, record: AttemptRecord, events: list[TraceEvent]
 ) -> None:
     """The record phase: attempt.json, events.jsonl and the attempt's lines of web.jsonl."""
     write_model_atomic(folder / "attempt.json", record)

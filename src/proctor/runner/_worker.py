@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ from typing import Literal, Protocol
 
 from proctor.computer.browser import BrowserHost, SealedNetwork, launch
 from proctor.errors import ComputerError, RunError
-from proctor.records import EndState, JudgeVerdict, write_text_atomic
+from proctor.records import ControlFile, EndState, JudgeVerdict, write_model_atomic
 from proctor.scenario import JudgeCriterion
 from proctor.world import DOMAIN, FixtureServer, PersonaModel, Site, all_sites
 
@@ -118,12 +117,12 @@ class Worker:
         self._seal = self._make_seal()
         await self.server.start(self._seal.listen if self._seal else None)
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        control = {
-            "url": f"{self.server.base_url}/_proctor/lease/revoke",
-            "token": self.server.control_token,
-            "pid": os.getpid(),
-        }
-        write_text_atomic(self.control_file, json.dumps(control))
+        control = ControlFile(
+            url=f"{self.server.base_url}/_proctor/lease/revoke",
+            token=self.server.control_token,
+            pid=os.getpid(),
+        )
+        write_model_atomic(self.control_file, control)
         os.chmod(self.control_file, 0o600)
         self._host = await launch(self.server.port, DOMAIN, seal=self._seal)
 

@@ -9,7 +9,6 @@ shows up even when no run finishes.
 
 from __future__ import annotations
 
-import json
 import re
 import statistics
 from collections.abc import Sequence
@@ -21,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from proctor.computer.actions import Action
 from proctor.errors import RunError
-from proctor.records import AttemptRecord, write_model_atomic
+from proctor.records import AttemptRecord, TraceEvent, write_model_atomic
 from proctor.scenario import LoadedScenario, resolve
 from proctor.vocab import StopReason
 
@@ -204,7 +203,8 @@ def _score(loaded: LoadedScenario, record: AttemptRecord, run_dir: Path) -> Cali
     events: list[dict[str, Any]] = []
     path = folder / "events.jsonl"
     if path.is_file():
-        events = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        lines = path.read_text().splitlines()
+        events = [TraceEvent.model_validate_json(line).model_dump() for line in lines if line]
     expected = list(resolve(loaded.scenario.solution, record.end_state.placeholders))
     return CalibrationRun(
         variant=record.arm,
