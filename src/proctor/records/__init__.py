@@ -15,27 +15,16 @@ from proctor.records._models import (
     AnswerSource,
     AttemptRecord,
     AttemptResult,
-    Bar,
-    CauseAttempt,
-    CauseGroup,
     CheckResult,
-    ControlFile,
-    Determinism,
     EndState,
     FileFact,
     InfraFault,
     JudgeVerdict,
-    MetricRow,
     PlannerCall,
     PlannerStatus,
-    RunInfo,
-    RunStep,
-    RunSummary,
-    ScenarioRow,
     Step,
     StepStatus,
     Tab,
-    TraceEvent,
     UserApproval,
     UserFacts,
     UserMessage,
@@ -43,6 +32,7 @@ from proctor.records._models import (
     WebRequest,
 )
 from proctor.records._redact import Redactor, is_secret, redact_secrets
+from proctor.records._run import ControlFile, RunInfo, TraceEvent
 from proctor.records._snapshots import (
     SNAPSHOTS,
     Attachment,
@@ -81,6 +71,16 @@ from proctor.records._snapshots import (
     Workbook,
     check_snapshot,
     read_snapshot,
+)
+from proctor.records._summary import (
+    Bar,
+    CauseAttempt,
+    CauseGroup,
+    Determinism,
+    MetricRow,
+    RunStep,
+    RunSummary,
+    ScenarioRow,
 )
 
 __all__ = [

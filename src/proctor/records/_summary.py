@@ -1,0 +1,142 @@
+"""The records of a whole run: summary.json's rows, metrics, bars, determinism, causes."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from proctor.records._models import SCHEMA_VERSION, AttemptResult, _Record
+from proctor.vocab import (
+    Category,
+    CauseKind,
+    StopReason,
+    Tier,
+)
+
+
+class ScenarioRow(_Record):
+    """The run's verdict on one scenario across its repeats, for one arm x model x mode."""
+
+    scenario: str
+    tier: Tier
+    category: Category
+    arm: str
+    model: str | None = None
+    mode: str | None = None
+    attempts: int = Field(description="Scored attempts (passed or failed).")
+    passes: int
+    result: AttemptResult
+    median_seconds: float | None
+    infra_errors: int = Field(default=0, description="Attempts lost to infra faults, not scored.")
+    flip_rate: float | None = Field(
+        default=None,
+        description="Share of consecutive repeats whose verdict differs; None under 2 repeats.",
+    )
+
+
+class Bar(_Record):
+    """One target bar checked against one row: a cell marked ✓ or ✗."""
+
+    metric: str = Field(description="success, pass^K, planner_calls, tokens, cost_usd, seconds.")
+    op: Literal[">=", ">", "<=", "<"]
+    target: float
+    value: float | None = Field(description="The row's value; None when unknown (shown n/a).")
+    met: bool = Field(description="True only when the value is known and meets the target.")
+
+
+class MetricRow(_Record):
+    """Metrics of one arm x model x mode over the run's scored attempts."""
+
+    arm: str
+    model: str | None = None
+    mode: str | None = None
+    scenarios: int
+    attempts: int = Field(description="Scored attempts (passed or failed).")
+    passes: int
+    infra_errors: int = Field(description="Attempts lost to infra faults: shown, never scored.")
+    success: float | None = Field(description="passes / attempts; None without scored attempts.")
+    success_low: float | None = Field(description="Wilson 95% interval, lower bound.")
+    success_high: float | None = Field(description="Wilson 95% interval, upper bound.")
+    pass_k: dict[int, float] = Field(
+        default_factory=dict,
+        description="k -> mean over scenarios of C(c,k)/C(n,k); scenarios with n < k are left out.",
+    )
+    pass_k_scenarios: dict[int, int] = Field(
+        default_factory=dict, description="k -> how many scenarios had n >= k."
+    )
+    median_planner_calls: float | None
+    median_tokens: float | None
+    median_cost_usd: float | None = Field(description="None when any attempt's cost is unknown.")
+    median_seconds: float | None
+    total_planner_calls: int
+    total_tokens: int
+    total_cost_usd: float | None = Field(description="None when any attempt's cost is unknown.")
+    total_seconds: float
+    flip_rate: float | None = Field(
+        description="Mean per-scenario flip rate over scenarios with 2+ scored repeats."
+    )
+    flaky: list[str] = Field(
+        default_factory=list, description="Scenarios that both passed and failed."
+    )
+    bars: list[Bar] = Field(default_factory=list)
+
+
+class RunStep(_Record):
+    """What one run did at the step where repeated runs diverged."""
+
+    attempt: str
+    step: str | None = Field(description="tool op target at that index; None when it had ended.")
+
+
+class Determinism(_Record):
+    """Whether repeats of one scenario by one row took the same step sequence."""
+
+    scenario: str
+    arm: str
+    model: str | None = None
+    mode: str | None = None
+    runs: int
+    same: bool
+    diverged_at: int | None = Field(description="First step index where the runs differ.")
+    at: list[RunStep] = Field(default_factory=list, description="Each run's step there.")
+
+
+class CauseAttempt(_Record):
+    """One attempt under a failure cause."""
+
+    attempt: str
+    path: str = Field(description="The attempt folder, relative to the run folder.")
+    detail: str = ""
+
+
+class CauseGroup(_Record):
+    """Failed attempts sharing one cause."""
+
+    cause: CauseKind = Field(description="A word of proctor.vocab.CauseKind, e.g. guard.")
+    label: str = Field(description="Human name, e.g. 'guard stop: no_progress'.")
+    guard: StopReason | None = Field(
+        default=None,
+        description="The stop reason that splits the cause into groups: for guard, boundary "
+        "and no_done.",
+    )
+    counted: bool = Field(description="False for infra: shown apart, never counted.")
+    attempts: list[CauseAttempt] = Field(default_factory=list)
+
+
+class RunSummary(_Record):
+    """summary.json: what a run found."""
+
+    version: int = SCHEMA_VERSION
+    label: str
+    started_at: float
+    finished_at: float
+    rows: list[ScenarioRow]
+    passed: int
+    failed: int
+    skipped: int
+    errors: int
+    metrics: list[MetricRow] = Field(default_factory=list, description="Per arm x model x mode.")
+    determinism: list[Determinism] = Field(default_factory=list)
+    causes: list[CauseGroup] = Field(default_factory=list)
+    targets: str | None = Field(default=None, description="The targets file the bars came from.")
