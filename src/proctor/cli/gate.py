@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Collection, Mapping
+import functools
+import inspect
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, get_type_hints
 
 import typer
 from rich.console import Console
@@ -89,10 +91,50 @@ class GateArgs:
     retries: int
     dry_run: bool = False
 
-    @classmethod
-    def of(cls, params: Mapping[str, Any]) -> GateArgs:
-        """From a command's parameters (``typer.Context.params``), which name every field."""
-        return cls(**{f.name: params[f.name] for f in dataclasses.fields(cls)})
+
+_SHARED: tuple[tuple[str, Any, Any], ...] = (
+    ("tier", TierOpt, None),
+    ("only", OnlyOpt, None),
+    ("scenarios", ScenariosOpt, None),
+    ("repeat", RepeatOpt, 5),
+    ("gate_file", GateOpt, Path("gate.json")),
+    ("results", ResultsOpt, Path("results")),
+    ("label", LabelOpt, None),
+    ("top_ups", TopUpsOpt, True),
+    ("retries", RetriesOpt, 2),
+    ("dry_run", DryRunOpt, False),
+)
+"""The options of every gate command, once: (name, typer annotation, default)."""
+
+
+def gate_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Give a command the shared gate options; it receives them as ``args: GateArgs``.
+
+    typer reads a command's parameters from its signature, so the wrapper's
+    signature is the command's own parameters plus the shared ones.
+    """
+    hints = get_type_hints(command, include_extras=True)
+    own = [
+        p.replace(annotation=hints[p.name])
+        for p in inspect.signature(command).parameters.values()
+        if p.name != "args"
+    ]
+    shared = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint)
+        for name, hint, default in _SHARED
+    ]
+
+    @functools.wraps(command)
+    def wrapper(**kwargs: Any) -> None:
+        args = GateArgs(**{name: kwargs.pop(name) for name, _, _ in _SHARED})
+        command(**kwargs, args=args)
+
+    parameters = [*own, *shared]
+    signature = inspect.Signature(parameters, return_annotation=None)
+    wrapper.__signature__ = signature  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": None}
+    del wrapper.__wrapped__
+    return wrapper
 
 
 def gate_job(baseline: SideSpec, candidate: SideSpec, args: GateArgs) -> int:
@@ -239,8 +281,8 @@ def _run_with_progress(
         return asyncio.run(run_gate(job, run_dir, options, progress=hook, say=say))
 
 
+@gate_options
 def gate(
-    ctx: typer.Context,
     baseline: Annotated[
         str,
         typer.Option(
@@ -251,16 +293,8 @@ def gate(
     candidate: Annotated[
         str, typer.Option("--candidate", help="The side under judgement; same forms.")
     ],
-    tier: TierOpt = None,
-    only: OnlyOpt = None,
-    scenarios: ScenariosOpt = None,
-    repeat: RepeatOpt = 5,
-    gate_file: GateOpt = Path("gate.json"),
-    results: ResultsOpt = Path("results"),
-    label: LabelOpt = None,
-    top_ups: TopUpsOpt = True,
-    retries: RetriesOpt = 2,
-    dry_run: DryRunOpt = False,
+    *,
+    args: GateArgs,
 ) -> None:
     """Judge a candidate against a baseline on the gate scenarios: GO, NO-GO or INCONCLUSIVE.
 
@@ -276,12 +310,12 @@ def gate(
     from proctor.runner.gate import resolve_side
 
     code = gate_job(
-        resolve_side("baseline", baseline, results),
-        resolve_side("candidate", candidate, results),
-        GateArgs.of(ctx.params),
+        resolve_side("baseline", baseline, args.results),
+        resolve_side("candidate", candidate, args.results),
+        args,
     )
     if code:
         raise typer.Exit(code)
 
 
-__all__ = ["GateArgs", "gate", "gate_job"]
+__all__ = ["GateArgs", "gate", "gate_job", "gate_options"]

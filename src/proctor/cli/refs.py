@@ -7,21 +7,11 @@ from typing import Annotated
 
 import typer
 
-from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt
-from proctor.cli.gate import (
-    DryRunOpt,
-    GateArgs,
-    GateOpt,
-    LabelOpt,
-    RepeatOpt,
-    RetriesOpt,
-    TopUpsOpt,
-    gate_job,
-)
+from proctor.cli.gate import GateArgs, gate_job, gate_options
 
 
+@gate_options
 def refs(
-    ctx: typer.Context,
     base_ref: Annotated[str, typer.Argument(help="The baseline ref (branch, tag or commit).")],
     cand_ref: Annotated[str, typer.Argument(help="The candidate ref.")],
     repo: Annotated[
@@ -35,16 +25,8 @@ def refs(
             show_default=False,
         ),
     ],
-    tier: TierOpt = None,
-    only: OnlyOpt = None,
-    scenarios: ScenariosOpt = None,
-    repeat: RepeatOpt = 5,
-    gate_file: GateOpt = Path("gate.json"),
-    results: ResultsOpt = Path("results"),
-    label: LabelOpt = None,
-    top_ups: TopUpsOpt = True,
-    retries: RetriesOpt = 2,
-    dry_run: DryRunOpt = False,
+    *,
+    args: GateArgs,
 ) -> None:
     """Gate CAND_REF against BASE_REF: the same plan, the agent command from each ref.
 
@@ -58,7 +40,7 @@ def refs(
     with worktrees(repo, [base_ref, cand_ref]) as (base, cand):
         code = gate_job(
             ref_side("baseline", base, agent), ref_side("candidate", cand, agent),
-            GateArgs.of(ctx.params),
+            args,
         )  # fmt: skip
     if code:
         raise typer.Exit(code)
