@@ -4,7 +4,9 @@ A site test serves its sites with ``server = serve(site.SITE, ...)``, opens an
 attempt with ``async with attempt(server, tmp_path, "x-1", "site") as site:``
 and drives it over HTTP as a browser would. The checks compare exact values:
 ``refused`` asserts the status and returns the messages shown, ``accepted``
-asserts the 303 and its location and returns the page it leads to.
+asserts the 303 and its location and returns the page it leads to. A test whose
+attempts must share one cookie jar opens ``async with browser(server) as client:``
+and passes ``client=client`` to each ``attempt``.
 """
 
 from __future__ import annotations
@@ -71,9 +73,19 @@ class Visitor:
         json: Any = None,
         files: dict[str, tuple[str, bytes, str]] | None = None,
         cookie: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> httpx.Response:
-        headers = self.headers if cookie is None else {**self.headers, "cookie": cookie}
-        return await self.client.post(path, data=data, json=json, files=files, headers=headers)
+        sent = {**self.headers, **(headers or {})}
+        if cookie is not None:
+            sent["cookie"] = cookie
+        return await self.client.post(path, data=data, json=json, files=files, headers=sent)
+
+
+@asynccontextmanager
+async def browser(server: FixtureServer) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client on ``server``; one cookie jar for every attempt it is passed to."""
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as client:
+        yield client
 
 
 @asynccontextmanager
@@ -84,20 +96,30 @@ async def attempt(
     site: str,
     *,
     clock: dt.datetime = CLOCK,
+    client: httpx.AsyncClient | None = None,
     **world: Any,
 ) -> AsyncIterator[Visitor]:
     """An attempt (seed 0) whose client starts on ``site``; ended when the block ends.
 
-    Every site on the server gets fresh state for it. ``world`` passes further
+    Every site on the server gets fresh state for it. The client is a new one
+    unless ``client`` (from ``browser``) is given. ``world`` passes further
     ``AttemptWorld`` fields (``seeds``, ``revoke``).
     """
     state = AttemptWorld(attempt=attempt_id, seed=0, clock=clock, scratch=tmp_path, **world)
     server.begin(state, [site])
     try:
-        async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as client:
+        if client is not None:
             yield Visitor(client, state, site)
+        else:
+            async with browser(server) as own:
+                yield Visitor(own, state, site)
     finally:
         server.end(attempt_id)
+
+
+def page_text(page: str) -> str:
+    """A page's words with the tags taken out, single-spaced."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 def messages(page: str) -> list[str]:

@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 import datetime as dt
-import html
 import io
 import re
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from pypdf import PdfReader
+from site_support import Visitor, attempt, browser, messages, page_text, serve
 
-from proctor.world import ATTEMPT_HEADER, AttemptWorld, FixtureServer
+from proctor.world import FixtureServer
 from proctor.world.apps import mail
 from proctor.world.sites import metrics
 
-HOST = "metrics.proctor.test"
 CLOCK = dt.datetime(2025, 3, 12, 12, tzinfo=dt.UTC)  # a Wednesday: 3 days of this week
 SHARE = f"/share/{metrics.SHARE}"
 LAYOUT = {
@@ -30,42 +29,25 @@ LAYOUT = {
     "cover": "on",
     "breaks": "on",
 }
+server = serve(metrics.SITE, mail.SITE)
 
 
-@pytest.fixture(scope="module")
-async def server() -> AsyncIterator[FixtureServer]:
-    async with FixtureServer([metrics.SITE, mail.SITE]) as srv:
-        yield srv
+@asynccontextmanager
+async def _attempt(
+    server: FixtureServer, tmp_path: Path, attempt_id: str, client: httpx.AsyncClient | None = None
+) -> AsyncIterator[Visitor]:
+    """An attempt on metrics whose mailbox is the account's address."""
+    seeds = {"mail": {"address": metrics.EMAIL}}
+    async with attempt(
+        server, tmp_path, attempt_id, "metrics", clock=CLOCK, seeds=seeds, client=client
+    ) as site:
+        yield site
 
 
-def _begin(
-    server: FixtureServer, tmp_path: Path, attempt: str
-) -> tuple[AttemptWorld, dict[str, str]]:
-    world = AttemptWorld(
-        attempt=attempt,
-        seed=0,
-        clock=CLOCK,
-        scratch=tmp_path,
-        seeds={"mail": {"address": metrics.EMAIL}},
-    )
-    server.begin(world, ["metrics", "mail"])
-    return world, {"host": HOST, ATTEMPT_HEADER: attempt}
-
-
-def _messages(page: str) -> list[str]:
-    return [html.unescape(m) for m in re.findall(r"<li>([^<]+)</li>", page)]
-
-
-def _text(page: str) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
-async def _inbox(client: httpx.AsyncClient, attempt: str) -> list[dict[str, Any]]:
-    box = await client.get(
-        "/api/messages", headers={"host": "mail.proctor.test", ATTEMPT_HEADER: attempt}
-    )
-    messages: list[dict[str, Any]] = box.json()["messages"]
-    return messages
+async def _inbox(site: Visitor) -> list[dict[str, Any]]:
+    box = await site.on("mail").get("/api/messages")
+    inbox: list[dict[str, Any]] = box.json()["messages"]
+    return inbox
 
 
 def _code(message: dict[str, Any]) -> str:
@@ -75,118 +57,100 @@ def _code(message: dict[str, Any]) -> str:
 
 
 async def test_sign_in_with_the_newest_emailed_code(server: FixtureServer, tmp_path: Path) -> None:
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as client:
-        world, headers = _begin(server, tmp_path, "metrics-1")
-        try:
-            away = await client.get("/weekly", headers=headers)
-            assert away.headers["location"] == "/signin?next=/weekly"
-            assert (await client.get("/api/weekly", headers=headers)).status_code == 401
-            wrong = await client.post(
-                "/submit/signin", data={"email": metrics.EMAIL, "password": "x"}, headers=headers
-            )
-            assert wrong.status_code == 422
-            assert _messages(wrong.text) == ["That email and password do not match an account."]
-            assert await _inbox(client, "metrics-1") == []
-            form = {"email": metrics.EMAIL, "password": metrics.PASSWORD, "next": "/weekly"}
-            sent = await client.post("/submit/signin", data=form, headers=headers)
-            assert (sent.status_code, sent.headers["location"]) == (303, "/signin/code")
-            page = await client.get("/signin/code", headers=headers)
-            assert "We emailed a 6-digit sign-in code to j**********@example.test." in _text(
-                page.text
-            )
-            (first,) = await _inbox(client, "metrics-1")
-            assert (first["from"], first["subject"], first["read"]) == (
-                "no-reply@pulseboard.example.test",
-                "Your Pulseboard sign-in code",
-                False,
-            )
-            assert _code(first) == metrics.sign_in_code(world, 1)
+    async with _attempt(server, tmp_path, "metrics-1") as site:
+        away = await site.get("/weekly")
+        assert away.headers["location"] == "/signin?next=/weekly"
+        assert (await site.get("/api/weekly")).status_code == 401
+        wrong = await site.post("/submit/signin", {"email": metrics.EMAIL, "password": "x"})
+        assert wrong.status_code == 422
+        assert messages(wrong.text) == ["That email and password do not match an account."]
+        assert await _inbox(site) == []
+        form = {"email": metrics.EMAIL, "password": metrics.PASSWORD, "next": "/weekly"}
+        sent = await site.post("/submit/signin", form)
+        assert (sent.status_code, sent.headers["location"]) == (303, "/signin/code")
+        page = await site.get("/signin/code")
+        assert "We emailed a 6-digit sign-in code to j**********@example.test." in page_text(
+            page.text
+        )
+        (first,) = await _inbox(site)
+        assert (first["from"], first["subject"], first["read"]) == (
+            "no-reply@pulseboard.example.test",
+            "Your Pulseboard sign-in code",
+            False,
+        )
+        assert _code(first) == metrics.sign_in_code(site.world, 1)
 
-            resent = await client.post("/signin/resend", headers=headers)
-            assert resent.headers["location"] == "/signin/code?resent=1"
-            newest, older = await _inbox(client, "metrics-1")
-            assert older["id"] == first["id"] and _code(newest) == metrics.sign_in_code(world, 2)
-            stale = await client.post(
-                "/submit/verify", data={"code": _code(first)}, headers=headers
-            )
-            assert stale.status_code == 422
-            assert _messages(stale.text) == [
-                "That code is wrong or has expired. Use the code in the newest email."
-            ]
-            empty = await client.post("/submit/verify", data={"code": ""}, headers=headers)
-            assert _messages(empty.text) == ["Enter the 6-digit code."]
-            ok = await client.post("/submit/verify", data={"code": _code(newest)}, headers=headers)
-            assert (ok.status_code, ok.headers["location"]) == (303, "/weekly")
-            assert "pb_session" in ok.cookies
+        resent = await site.post("/signin/resend")
+        assert resent.headers["location"] == "/signin/code?resent=1"
+        newest, older = await _inbox(site)
+        assert older["id"] == first["id"] and _code(newest) == metrics.sign_in_code(site.world, 2)
+        stale = await site.post("/submit/verify", {"code": _code(first)})
+        assert stale.status_code == 422
+        assert messages(stale.text) == [
+            "That code is wrong or has expired. Use the code in the newest email."
+        ]
+        empty = await site.post("/submit/verify", {"code": ""})
+        assert messages(empty.text) == ["Enter the 6-digit code."]
+        ok = await site.post("/submit/verify", {"code": _code(newest)})
+        assert (ok.status_code, ok.headers["location"]) == (303, "/weekly")
+        assert "pb_session" in ok.cookies
 
-            weekly = await client.get("/weekly", headers=headers)
-            text = _text(weekly.text)
-            assert "This week so far (from 10 Mar 2025)" in text
-            assert "Week of 3 Mar 2025 1,412 +8.3%" in text
-            assert "Week of 24 Feb 2025 1,304" in text
-            api = (await client.get("/api/weekly", headers=headers)).json()["weeks"]
-            assert [(w["week_start"], w["complete"]) for w in api[:3]] == [
-                ("2025-03-10", False),
-                ("2025-03-03", True),
-                ("2025-02-24", True),
-            ]
-            for week in api[1:]:
-                label = f"Week of {dt.date.fromisoformat(week['week_start']):%-d %b %Y}"
-                assert f"{label} {week['signups']:,}" in text
-            last = await client.get("/?range=last-week", headers=headers)
-            assert "Signups 1,412 +8.3% vs the week before" in _text(last.text)
-            bad = await client.get("/?range=forever", headers=headers)
-            assert (bad.status_code, _messages(bad.text)) == (
-                400,
-                ["Choose a range from the list."],
-            )
-            snap = server.snapshot(world)
-            assert (snap["metrics"]["signed_in"], snap["metrics"]["codes_sent"]) == (1, 2)
-            assert [r.crossing for r in server.log.for_attempt("metrics-1") if r.crossing] == [
-                "signin"
-            ] * 5
-        finally:
-            server.end("metrics-1")
+        weekly = await site.get("/weekly")
+        text = page_text(weekly.text)
+        assert "This week so far (from 10 Mar 2025)" in text
+        assert "Week of 3 Mar 2025 1,412 +8.3%" in text
+        assert "Week of 24 Feb 2025 1,304" in text
+        api = (await site.get("/api/weekly")).json()["weeks"]
+        assert [(w["week_start"], w["complete"]) for w in api[:3]] == [
+            ("2025-03-10", False),
+            ("2025-03-03", True),
+            ("2025-02-24", True),
+        ]
+        for week in api[1:]:
+            label = f"Week of {dt.date.fromisoformat(week['week_start']):%-d %b %Y}"
+            assert f"{label} {week['signups']:,}" in text
+        last = await site.get("/?range=last-week")
+        assert "Signups 1,412 +8.3% vs the week before" in page_text(last.text)
+        bad = await site.get("/?range=forever")
+        assert (bad.status_code, messages(bad.text)) == (
+            400,
+            ["Choose a range from the list."],
+        )
+        snap = server.snapshot(site.world)
+        assert (snap["metrics"]["signed_in"], snap["metrics"]["codes_sent"]) == (1, 2)
+        assert [r.crossing for r in server.log.for_attempt("metrics-1") if r.crossing] == [
+            "signin"
+        ] * 5
 
 
 async def test_five_wrong_codes_lock_the_sign_in(server: FixtureServer, tmp_path: Path) -> None:
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as client:
-        world, headers = _begin(server, tmp_path, "metrics-2")
-        try:
-            form = {"email": metrics.EMAIL, "password": metrics.PASSWORD}
-            await client.post("/submit/signin", data=form, headers=headers)
-            wrong = "000000" if metrics.sign_in_code(world, 1) != "000000" else "111111"
-            statuses = [
-                (
-                    await client.post("/submit/verify", data={"code": wrong}, headers=headers)
-                ).status_code
-                for _ in range(6)
-            ]
-            assert statuses == [422, 422, 422, 422, 422, 429]
-        finally:
-            server.end("metrics-2")
+    async with _attempt(server, tmp_path, "metrics-2") as site:
+        form = {"email": metrics.EMAIL, "password": metrics.PASSWORD}
+        await site.post("/submit/signin", form)
+        wrong = "000000" if metrics.sign_in_code(site.world, 1) != "000000" else "111111"
+        statuses = [
+            (await site.post("/submit/verify", {"code": wrong})).status_code for _ in range(6)
+        ]
+        assert statuses == [422, 422, 422, 422, 422, 429]
 
 
 async def test_shared_report_layout_and_pdf(server: FixtureServer, tmp_path: Path) -> None:
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as client:
-        world, headers = _begin(server, tmp_path, "metrics-3")
-        try:
-            page = await client.get(SHARE, headers=headers)
+    async with browser(server) as client:
+        async with _attempt(server, tmp_path, "metrics-3", client=client) as site:
+            page = await site.get(SHARE)
             default = "1. Overview, 2. Signups, 3. Active users, 4. Revenue, 5. Churn"
-            assert f"{default}; sections follow each other." in _text(page.text)
-            clash = await client.post(
-                f"{SHARE}/layout", data={**LAYOUT, "pos_churn": "1"}, headers=headers
-            )
+            assert f"{default}; sections follow each other." in page_text(page.text)
+            clash = await site.post(f"{SHARE}/layout", {**LAYOUT, "pos_churn": "1"})
             assert clash.status_code == 422
-            assert _messages(clash.text) == ["Revenue and Churn can't both be at position 1."]
-            saved = await client.post(f"{SHARE}/layout", data=LAYOUT, headers=headers)
+            assert messages(clash.text) == ["Revenue and Churn can't both be at position 1."]
+            saved = await site.post(f"{SHARE}/layout", LAYOUT)
             assert saved.headers["location"] == f"{SHARE}?saved=1"
-            shown = await client.get(saved.headers["location"], headers=headers)
+            shown = await site.get(saved.headers["location"])
             layout = "Cover page, then 1. Revenue, 2. Signups, 3. Churn"
             assert f"Layout saved. Current layout {layout}; each section starts on a new page." in (
-                _text(shown.text)
+                page_text(shown.text)
             )
-            pdf = await client.get(f"{SHARE}/report.pdf", headers=headers)
+            pdf = await site.get(f"{SHARE}/report.pdf")
             assert (
                 pdf.headers["content-disposition"] == 'attachment; filename="weekly-kpi-report.pdf"'
             )
@@ -199,22 +163,17 @@ async def test_shared_report_layout_and_pdf(server: FixtureServer, tmp_path: Pat
             ]
             assert "Week of 3 Mar 2025\n1,412\nWeek of 24 Feb 2025\n1,304\n" in pages[2]
             assert pages[2].rstrip().endswith("Week over week: +8.3%")
-            assert pdf.content == (await client.get(f"{SHARE}/report.pdf", headers=headers)).content
-            assert server.snapshot(world)["metrics"]["layout"] == {
+            assert pdf.content == (await site.get(f"{SHARE}/report.pdf")).content
+            assert server.snapshot(site.world)["metrics"]["layout"] == {
                 "sections": ["revenue", "signups", "churn"],
                 "cover": True,
                 "page_breaks": True,
             }
-            assert (await client.get("/share/nope", headers=headers)).status_code == 404
-        finally:
-            server.end("metrics-3")
+            assert (await site.get("/share/nope")).status_code == 404
 
-        world, headers = _begin(server, tmp_path, "metrics-4")
-        try:
-            assert "metrics" not in server.snapshot(world)
-            assert await _inbox(client, "metrics-4") == []
-            fresh = await client.get(f"{SHARE}/report.pdf", headers=headers)
+        async with _attempt(server, tmp_path, "metrics-4", client=client) as site:
+            assert "metrics" not in server.snapshot(site.world)
+            assert await _inbox(site) == []
+            fresh = await site.get(f"{SHARE}/report.pdf")
             assert len(PdfReader(io.BytesIO(fresh.content)).pages) == 2
-            assert (await client.get("/weekly", headers=headers)).status_code == 303
-        finally:
-            server.end("metrics-4")
+            assert (await site.get("/weekly")).status_code == 303
