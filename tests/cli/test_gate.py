@@ -10,58 +10,26 @@ import hashlib
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
+from cli_support import output, probe, run_proctor, write_scenario
 from proctor.compare import GateEntry, GateFile, load_gate, save_gate
 from proctor.scenario import load_scenario
 from proctor.world import all_sites
 
 pytestmark = pytest.mark.browser
 
-PROCTOR = Path(sys.executable).parent / "proctor"
 SID = "gate-probe"
 TIMEOUT = 240
-
-PROBE: dict[str, Any] = {
-    "id": SID,
-    "title": "Open the fixture index and answer 42",
-    "brief": "Open {base_url}/ and answer 42.",
-    "tier": "local",
-    "category": "regression",
-    "limits": {"seconds": 30, "tool_calls": 10, "steps": 5},
-    "world": {"browser": {"start": "{base_url}/"}},
-    "checks": [
-        {"requested": {"path": "/", "host": "127.0.0.1", "count": 1}},
-        {"answer": {"equals": "42"}},
-    ],
-    "solution": [{"op": "done", "answer": "42"}],
-    "decoys": [
-        {"name": "wrong-answer", "steps": [{"op": "done", "answer": "41"}], "fails": ["answer"]}
-    ],
-}
+PROBE = probe(SID)
 
 
 def proctor(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(PROCTOR), *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        cwd=cwd,
-        check=False,
-    )
-
-
-def write_scenario(folder: Path, spec: dict[str, Any]) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{spec['id']}.yaml"
-    path.write_text(yaml.safe_dump(spec, sort_keys=False))
-    return path
+    """The CLI with time for a gate job: the canary and up to ten attempts a side."""
+    return run_proctor(*args, cwd=cwd, timeout=TIMEOUT)
 
 
 def gate_listing(path: Path, scenario: Path) -> Path:
@@ -83,10 +51,6 @@ def attempts(run_dir: Path) -> dict[str, dict[str, Any]]:
         str(p.parent.relative_to(run_dir / "attempts")): json.loads(p.read_text())
         for p in (run_dir / "attempts").glob("*/*/attempt.json")
     }
-
-
-def output(done: subprocess.CompletedProcess[str]) -> str:
-    return done.stdout + done.stderr
 
 
 @pytest.fixture(scope="module")
@@ -256,7 +220,7 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-def test_refs_runs_each_refs_agent_from_its_worktree(tmp_path: Path) -> None:
+def test_refs_runs_each_refs_agent_from_its_worktree(tmp_path: Path, results: Path) -> None:
     repo = tmp_path / "agent"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
@@ -267,12 +231,11 @@ def test_refs_runs_each_refs_agent_from_its_worktree(tmp_path: Path) -> None:
         git(repo, "add", "agent.sh")
         git(repo, "commit", "-qm", word)
     sid = "refs-probe"
-    spec = {
-        **PROBE,
-        "id": sid,
-        "title": "Write ok into out.txt",
-        "brief": "Write ok into out.txt in the scratch folder.",
-        "checks": [
+    spec = probe(
+        sid,
+        title="Write ok into out.txt",
+        brief="Write ok into out.txt in the scratch folder.",
+        checks=[
             {
                 "file_sha256": {
                     "path": "out.txt",
@@ -281,14 +244,14 @@ def test_refs_runs_each_refs_agent_from_its_worktree(tmp_path: Path) -> None:
                 }
             }
         ],
-        "decoys": [{"name": "nothing", "steps": [{"op": "done"}], "fails": ["wrote-ok"]}],
-    }
+        decoys=[{"name": "nothing", "steps": [{"op": "done"}], "fails": ["wrote-ok"]}],
+    )
     scenario = write_scenario(tmp_path / "scenarios", spec)
     gate = gate_listing(tmp_path / "gate.json", scenario)
     done = proctor(
         "refs", "main~1", "main", "--repo", repo, "--agent", "sh agent.sh",
         "--scenarios", tmp_path / "scenarios", "--only", sid, "--gate", gate,
-        "--results", tmp_path / "results", "--label", "refs", "--repeat", "1", "--no-top-ups",
+        "--results", results, "--label", "refs", "--repeat", "1", "--no-top-ups",
         cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 3, output(done)
@@ -297,13 +260,13 @@ def test_refs_runs_each_refs_agent_from_its_worktree(tmp_path: Path) -> None:
     assert "INCONCLUSIVE (underpowered): too few attempts" in done.stdout
     assert f"  {sid}      1/1 100%      0/1   0%" in done.stdout
 
-    found = attempts(tmp_path / "results" / "refs")
+    found = attempts(results / "refs")
     assert {k: a["result"] for k, a in found.items() if k.startswith(sid)} == {
         f"{sid}/baseline-1": "passed",
         f"{sid}/candidate-1": "failed",
     }
     assert found[f"{sid}/candidate-1"]["agent"] == "command"
-    config = json.loads((tmp_path / "results" / "refs" / "run.json").read_text())["config"]
+    config = json.loads((results / "refs" / "run.json").read_text())["config"]
     worktree = Path(config["arms"][0].split("cd ", 1)[1].split(" && ", 1)[0])
     assert not worktree.exists()
     assert len(git(repo, "worktree", "list").splitlines()) == 1

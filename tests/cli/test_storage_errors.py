@@ -9,51 +9,20 @@ from __future__ import annotations
 
 import errno
 import os
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
+from cli_support import Proctor, output, probe, run_args
 from proctor.cli import main
 
-PROCTOR = Path(sys.executable).parent / "proctor"
 SID = "cli-storage-probe"
-SCENARIO = {
-    "id": SID,
-    "title": "Open the fixture index and answer 42",
-    "brief": "Open {base_url}/ and answer 42.",
-    "tier": "local",
-    "category": "regression",
-    "limits": {"seconds": 30, "tool_calls": 10, "steps": 5},
-    "world": {"browser": {"start": "{base_url}/"}},
-    "checks": [{"answer": {"equals": "42"}}],
-    "solution": [{"op": "done", "answer": "42"}],
-    "decoys": [{"name": "wrong", "steps": [{"op": "done", "answer": "41"}], "fails": ["answer"]}],
-}
+SCENARIOS = (probe(SID),)
 RULE = "use 1 to 100 of A-Z a-z 0-9 . _ -, starting with a letter or a digit"
-
-
-@pytest.fixture(scope="module")
-def scenarios(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("cli-storage")
-    (folder / f"{SID}.yaml").write_text(yaml.safe_dump(SCENARIO, sort_keys=False))
-    return folder
-
-
-def proctor(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(PROCTOR), *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=cwd,
-        check=False,
-        env={**os.environ, "COLUMNS": "400"},
-    )
+InProcess = Callable[..., tuple[int, str]]
 
 
 def one_error_line(stderr: str) -> str:
@@ -64,17 +33,20 @@ def one_error_line(stderr: str) -> str:
     return lines[0].removeprefix("error: ")
 
 
-def in_process(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str | Path
-) -> tuple[int, str]:
-    """Run ``proctor ARGS`` in this process; its exit code and stderr."""
-    monkeypatch.setattr(sys, "argv", ["proctor", *map(str, args)])
-    monkeypatch.setenv("COLUMNS", "400")
-    with pytest.raises(SystemExit) as info:
-        main()
-    code = info.value.code
-    assert isinstance(code, int)
-    return code, capsys.readouterr().err
+@pytest.fixture
+def in_process(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> InProcess:
+    """``in_process(*args)`` runs ``proctor ARGS`` in this process; its exit code and stderr."""
+
+    def run(*args: str | Path) -> tuple[int, str]:
+        monkeypatch.setattr(sys, "argv", ["proctor", *map(str, args)])
+        monkeypatch.setenv("COLUMNS", "400")
+        with pytest.raises(SystemExit) as info:
+            main()
+        code = info.value.code
+        assert isinstance(code, int)
+        return code, capsys.readouterr().err
+
+    return run
 
 
 def refuse_mkdir(monkeypatch: pytest.MonkeyPatch, code: int, where: Callable[[str], bool]) -> None:
@@ -88,20 +60,15 @@ def refuse_mkdir(monkeypatch: pytest.MonkeyPatch, code: int, where: Callable[[st
     monkeypatch.setattr(os, "mkdir", mkdir)
 
 
-def run_args(scenarios: Path, results: Path, label: str) -> list[str | Path]:
-    return ["run", "--scenarios", scenarios, "--only", SID, "--results", results, "--label", label]
-
-
-def test_a_results_path_that_is_a_file(scenarios: Path, tmp_path: Path) -> None:
-    results = tmp_path / "results"
+def test_a_results_path_that_is_a_file(scenarios: Path, results: Path, proctor: Proctor) -> None:
     results.write_text("a file")
-    done = proctor(*run_args(scenarios, results, "L"), cwd=tmp_path)
-    assert done.returncode == 2, done.stdout + done.stderr
+    done = proctor(*run_args(scenarios, SID, results, "L"))
+    assert done.returncode == 2, output(done)
     assert one_error_line(done.stderr) == (
         f"--results {results} is a file, not a folder; move it or pass --results another folder"
     )
-    nested = proctor(*run_args(scenarios, results / "deeper", "L"), cwd=tmp_path)
-    assert nested.returncode == 2, nested.stdout + nested.stderr
+    nested = proctor(*run_args(scenarios, SID, results / "deeper", "L"))
+    assert nested.returncode == 2, output(nested)
     assert one_error_line(nested.stderr) == (
         f"cannot create the folder {results}/deeper/L: {results} is a file, not a folder; "
         "move it or pass --results another folder"
@@ -119,38 +86,33 @@ def test_a_results_path_that_is_a_file(scenarios: Path, tmp_path: Path) -> None:
     ],
 )
 def test_a_bad_label_is_refused_before_anything_runs(
-    scenarios: Path, tmp_path: Path, label: str, shown: str
+    scenarios: Path, results: Path, proctor: Proctor, tmp_path: Path, label: str, shown: str
 ) -> None:
-    results = tmp_path / "results"
-    done = proctor(*run_args(scenarios, results, label), cwd=tmp_path)
-    assert done.returncode == 2, done.stdout + done.stderr
+    done = proctor(*run_args(scenarios, SID, results, label))
+    assert done.returncode == 2, output(done)
     assert one_error_line(done.stderr) == f"--label {shown} is not a valid label: {RULE}"
     assert not results.exists()
     assert not (tmp_path / "pwned").exists()
 
 
-def test_gate_and_regrade_labels_follow_the_same_rule(tmp_path: Path) -> None:
+def test_gate_and_regrade_labels_follow_the_same_rule(results: Path, proctor: Proctor) -> None:
     gate = proctor(
         "gate", "--baseline", "scripted", "--candidate", "null", "--label", "a;b",
-        "--results", tmp_path / "results", cwd=tmp_path,
+        "--results", results,
     )  # fmt: skip
-    assert gate.returncode == 2, gate.stdout + gate.stderr
+    assert gate.returncode == 2, output(gate)
     assert one_error_line(gate.stderr) == f"--label 'a;b' is not a valid label: {RULE}"
-    regrade = proctor("regrade", "old", "--label", "new run", cwd=tmp_path)
-    assert regrade.returncode == 2, regrade.stdout + regrade.stderr
+    regrade = proctor("regrade", "old", "--label", "new run")
+    assert regrade.returncode == 2, output(regrade)
     assert one_error_line(regrade.stderr) == f"--label 'new run' is not a valid label: {RULE}"
 
 
 def test_a_read_only_results_folder(
-    scenarios: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    scenarios: Path, results: Path, in_process: InProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    results = tmp_path / "results"
     results.mkdir()
     refuse_mkdir(monkeypatch, errno.EROFS, lambda p: p.startswith(str(results)))
-    code, err = in_process(monkeypatch, capsys, *run_args(scenarios, results, "L"))
+    code, err = in_process(*run_args(scenarios, SID, results, "L"))
     assert code == 2
     assert one_error_line(err) == (
         f"cannot create the folder {results}/L: the file system is read-only; "
@@ -159,14 +121,10 @@ def test_a_read_only_results_folder(
 
 
 def test_a_full_disk_when_the_run_starts(
-    scenarios: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    scenarios: Path, results: Path, in_process: InProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    results = tmp_path / "results"
     refuse_mkdir(monkeypatch, errno.ENOSPC, lambda p: p.startswith(str(results)))
-    code, err = in_process(monkeypatch, capsys, *run_args(scenarios, results, "L"))
+    code, err = in_process(*run_args(scenarios, SID, results, "L"))
     assert code == 2
     assert one_error_line(err) == (
         f"cannot create the folder {results}/L: the disk is full; "
@@ -178,7 +136,7 @@ def test_a_full_disk_when_the_run_starts(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", no_space)
-    code, err = in_process(monkeypatch, capsys, *run_args(scenarios, results, "M"))
+    code, err = in_process(*run_args(scenarios, SID, results, "M"))
     assert code == 2
     assert one_error_line(err) == (
         f"cannot write {results}/M/run.json: the disk is full; "
@@ -189,15 +147,11 @@ def test_a_full_disk_when_the_run_starts(
 
 @pytest.mark.browser
 def test_a_full_disk_mid_attempt(
-    scenarios: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    scenarios: Path, results: Path, in_process: InProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The scratch folder cannot be made: the run stops with the path, not a traceback."""
-    results = tmp_path / "results"
     refuse_mkdir(monkeypatch, errno.ENOSPC, lambda p: f"{os.sep}scratch{os.sep}" in p)
-    code, err = in_process(monkeypatch, capsys, *run_args(scenarios, results, "L"))
+    code, err = in_process(*run_args(scenarios, SID, results, "L"))
     assert code == 2
     scratch = results / "L" / "scratch" / f"{SID}--oracle-1-t1"
     assert one_error_line(err) == (

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from proctor.cli import app
+from cli_support import Invoke
 
 GOOD = """\
 id: good
@@ -25,7 +23,7 @@ decoys:
 """
 
 
-def test_validate_reports_file_and_field_and_exits_1(tmp_path: Path) -> None:
+def test_validate_reports_file_and_field_and_exits_1(tmp_path: Path, invoke: Invoke) -> None:
     folder = tmp_path / "scenarios"
     folder.mkdir()
     (folder / "good.yaml").write_text(GOOD, encoding="utf-8")
@@ -34,7 +32,7 @@ def test_validate_reports_file_and_field_and_exits_1(tmp_path: Path) -> None:
         GOOD.replace("id: good", "id: bad").replace("{path: /contact}", "{pth: /contact}"),
         encoding="utf-8",
     )
-    result = CliRunner().invoke(app, ["validate", str(folder)])
+    result = invoke("validate", folder)
     assert result.exit_code == 1, result.output
     assert result.output.splitlines() == [
         f"✗ {bad}: checks[0].requested.path: missing required field 'path'",
@@ -45,28 +43,28 @@ def test_validate_reports_file_and_field_and_exits_1(tmp_path: Path) -> None:
     ]
 
 
-def test_validate_names_unknown_site(tmp_path: Path) -> None:
+def test_validate_names_unknown_site(tmp_path: Path, invoke: Invoke) -> None:
     path = tmp_path / "good.yaml"
     path.write_text(
         GOOD.replace("sites: [forms]", "sites: [forms, nowhere-site]"), encoding="utf-8"
     )
-    result = CliRunner().invoke(app, ["validate", str(path)])
+    result = invoke("validate", path)
     assert result.exit_code == 1, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith(f"✗ {path}: world.sites[1]: unknown site 'nowhere-site' (hint: ")
     assert lines[-1] == "0 valid, 1 invalid, 1 problem(s)"
 
 
-def test_validate_accepts_a_good_file(tmp_path: Path) -> None:
+def test_validate_accepts_a_good_file(tmp_path: Path, invoke: Invoke) -> None:
     path = tmp_path / "good.yaml"
     path.write_text(GOOD, encoding="utf-8")
-    result = CliRunner().invoke(app, ["validate", str(path)])
+    result = invoke("validate", path)
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == ["1 valid, 0 invalid, 0 problem(s)"]
 
 
-def test_validate_shipped_suite_is_clean() -> None:
-    result = CliRunner().invoke(app, ["validate"])
+def test_validate_shipped_suite_is_clean(invoke: Invoke) -> None:
+    result = invoke("validate")
     assert result.exit_code == 0, result.output
     last = result.output.splitlines()[-1]
     assert last.endswith(" valid, 0 invalid, 0 problem(s)"), result.output

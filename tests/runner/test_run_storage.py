@@ -9,33 +9,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
+from cli_support import probe, write_scenario
 from proctor.errors import StorageError
 from proctor.runner import RunOptions, execute, make_plan, parse_arm
 from proctor.scenario import load_scenario
 
 pytestmark = pytest.mark.browser
 
-SCENARIO = {
-    "id": "storage-probe",
-    "title": "Open the fixture index and answer 42",
-    "brief": "Open {base_url}/ and answer 42.",
-    "tier": "local",
-    "category": "regression",
-    "limits": {"seconds": 30, "tool_calls": 10, "steps": 5},
-    "world": {"browser": {"start": "{base_url}/"}},
-    "checks": [{"answer": {"equals": "42"}}],
-    "solution": [{"op": "done", "answer": "42"}],
-    "decoys": [{"name": "wrong", "steps": [{"op": "done", "answer": "41"}], "fails": ["answer"]}],
-}
-
 
 async def test_a_full_disk_at_attempt_json_stops_the_run_and_leaves_no_temp_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "storage-probe.yaml"
-    path.write_text(yaml.safe_dump(SCENARIO, sort_keys=False), encoding="utf-8")
+    path = write_scenario(tmp_path, probe("storage-probe"))
     plan = make_plan([load_scenario(path)], [parse_arm("oracle=scripted")], 1)
     run_dir = tmp_path / "results" / "L"
 
