@@ -11,21 +11,28 @@ Every command that runs attempts goes through it (``proctor run``, ``gate``,
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from proctor.errors import RunError
-from proctor.records import AttemptRecord, RunSummary
+from proctor.records import AttemptRecord, Leg, RunInfo, RunSummary, write_model_atomic
 from proctor.report import ReportPaths, Targets, summarize, write_outputs
 from proctor.runner import (
     Arm,
+    Budget,
+    ExecutorKind,
     PlanItem,
     ProgressHook,
     RunOptions,
+    check_portable,
+    check_same_plan,
     config_of,
     execute,
+    make_executor,
     make_plan,
     new_run_dir,
     parse_arm,
@@ -90,13 +97,40 @@ class RunFolder:
     ) -> RunFolder:
         """Make the folder (a label is never overwritten unless resumed) and write run.json.
 
+        A resume keeps the run.json of the first leg (its start, its config) and
+        refuses a plan that differs from it.
+
         Raises:
-            RunError: the label exists (and ``resume`` is false) or breaks the label rule.
+            RunError: the label exists (and ``resume`` is false) or breaks the label rule,
+                or a resume would change the scenarios, arms or repeats.
             StorageError: the results folder cannot be written.
         """
         label, path = new_run_dir(results, label, resume=resume)
-        write_run_info(path, run_info(label, config_of(**config)))
+        fresh = run_info(label, config_of(**config))
+        stored = _stored_info(path) if resume else None
+        if stored is not None:
+            check_same_plan(stored.config, fresh.config, label)
+            fresh = stored.model_copy(update={"command": fresh.command})
+        write_run_info(path, fresh)
         return cls(label, path, results)
+
+    def begin_leg(self, executor: str, workers: int) -> None:
+        """Add this leg (the first start or a resume) to run.json."""
+        info = _stored_info(self.path)
+        if info is None:
+            return
+        leg = Leg(started_at=time.time(), executor=executor, workers=workers, pid=os.getpid())
+        write_model_atomic(
+            self.path / "run.json", info.model_copy(update={"legs": [*info.legs, leg]})
+        )
+
+    def end_leg(self) -> None:
+        """Mark this process's open leg ended in run.json."""
+        info = _stored_info(self.path)
+        if info is None or not info.legs or info.legs[-1].pid != os.getpid():
+            return
+        legs = [*info.legs[:-1], info.legs[-1].model_copy(update={"ended_at": time.time()})]
+        write_model_atomic(self.path / "run.json", info.model_copy(update={"legs": legs}))
 
     def finish(
         self,
@@ -109,6 +143,13 @@ class RunFolder:
         summary = summarize(self.label, records, started_at, finished_at, targets)
         paths = write_outputs(self.path, self.results, summary, records)
         return Reports(summary, paths)
+
+
+def _stored_info(path: Path) -> RunInfo | None:
+    try:
+        return RunInfo.model_validate_json((path / "run.json").read_bytes())
+    except (OSError, ValueError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -144,6 +185,10 @@ class Run:
     targets: Targets | None = None
     reports: bool = True
     """Write summary.json, report.md, report.html and history.jsonl (calibrate does not)."""
+    executor: ExecutorKind = "inline"
+    workers: int = 1
+    ray_address: str | None = None
+    budget_usd: float | None = None
 
     @classmethod
     def open(
@@ -159,14 +204,21 @@ class Run:
         targets: Targets | None = None,
         config: Mapping[str, Any] | None = None,
         reports: bool = True,
+        executor: ExecutorKind = "inline",
+        workers: int = 1,
+        ray_address: str | None = None,
+        budget_usd: float | None = None,
     ) -> Run:
         """Plan scenarios x arms x repeats, make the run folder and write run.json.
 
         ``arms`` are ``Arm``s or ``NAME=SPEC`` texts; ``config`` adds entries to
         run.json's config (the command's selection, say) before the plan's own.
+        ``executor`` and ``workers`` say where attempts run (the results tree is
+        the same); ``budget_usd`` stops starting attempts before the spend passes it.
 
         Raises:
-            RunError: no scenario, a bad arm, repeat or label, or a label that exists.
+            RunError: no scenario, a bad arm, repeat, label, executor or budget, a
+                label that exists, or a resume that would change the plan.
             StorageError: the results folder cannot be written.
         """
         if not scenarios:
@@ -176,26 +228,53 @@ class Run:
         options = options or RunOptions()
         parsed = [a if isinstance(a, Arm) else parse_arm(a) for a in arms]
         plan = make_plan(scenarios, parsed, repeat)
+        make_executor(executor, workers=workers, ray_address=ray_address)  # refuse bad ones now
+        if executor != "inline":
+            check_portable(plan, options, executor)
+        if budget_usd is not None and not budget_usd >= 0:
+            raise RunError(f"--budget must be a number of dollars, at least 0; got {budget_usd}")
         run_config = dict(
             **dict(config or {}),
             arms=[f"{a.name}={a.spec}" for a in parsed],
             repeat=repeat,
             scenarios=[s.scenario.id for s in scenarios],
             options=options.__dict__,
+            executor=executor,
+            workers=workers,
+            budget_usd=budget_usd,
         )
         folder = RunFolder.create(results, label, run_config, resume=resume)
-        return cls(folder, plan, options, resume, targets, reports)
+        return cls(
+            folder,
+            plan,
+            options,
+            resume,
+            targets,
+            reports,
+            executor=executor,
+            workers=workers,
+            ray_address=ray_address,
+            budget_usd=budget_usd,
+        )
 
     async def execute(self, progress: ProgressHook | None = None) -> RunOutcome:
-        """Run every attempt in one worker (each written as it ends), then the reports."""
-        result = await execute(
-            self.plan,
-            self.folder.path,
-            self.folder.label,
-            self.options,
-            progress=progress,
-            resume=self.resume,
-        )
+        """Run every attempt on the executor (each written as it ends), then the reports."""
+        executor = make_executor(self.executor, workers=self.workers, ray_address=self.ray_address)
+        budget = Budget(self.budget_usd) if self.budget_usd is not None else None
+        self.folder.begin_leg(self.executor, self.workers)
+        try:
+            result = await execute(
+                self.plan,
+                self.folder.path,
+                self.folder.label,
+                self.options,
+                progress=progress,
+                resume=self.resume,
+                executor=executor,
+                budget=budget,
+            )
+        finally:
+            self.folder.end_leg()
         reports = None
         if self.reports:
             reports = self.folder.finish(
@@ -217,6 +296,10 @@ async def run(
     resume: bool = False,
     targets: Targets | None = None,
     progress: ProgressHook | None = None,
+    executor: ExecutorKind = "inline",
+    workers: int = 1,
+    ray_address: str | None = None,
+    budget_usd: float | None = None,
 ) -> RunOutcome:
     """Plan, make ``results/<label>/``, run every attempt, and write the summary and reports."""
     planned = Run.open(
@@ -228,6 +311,10 @@ async def run(
         label=label,
         resume=resume,
         targets=targets,
+        executor=executor,
+        workers=workers,
+        ray_address=ray_address,
+        budget_usd=budget_usd,
     )
     return await planned.execute(progress)
 

@@ -66,8 +66,16 @@ was not run. unknown: set only when reading a stored record whose reason this
 version does not know; the stored word is kept in the record's ``stop_detail``.
 """
 
-FaultKind = Literal["browser", "fixture", "setup", "provider"]
-"""What an infra fault was: retried, recorded, never scored."""
+FaultKind = Literal["browser", "fixture", "setup", "provider", "worker"]
+"""What an infra fault was: retried, recorded, never scored.
+
+worker: the worker running the try died, or passed the try's deadline (its wall
+limit plus the grace) and was killed by the driver.
+"""
+
+NotRun = Literal["budget"]
+"""Why a planned attempt was not run (``AttemptRecord.not_run``): budget: ``--budget``
+would have been passed. Such attempts are missing from denominators, never failures."""
 
 Crossing = Literal["payment", "signin", "destructive"]
 """A kind of sensitive control: a site records its activation as a crossing."""
@@ -128,6 +136,7 @@ BOUNDARY_REASONS: tuple[BoundaryReason, ...] = get_args(BoundaryReason)
 RUN_STOP_REASONS: tuple[RunStopReason, ...] = get_args(RunStopReason)
 STOP_REASONS: tuple[StopReason, ...] = get_args(StopReason)
 FAULT_KINDS: tuple[FaultKind, ...] = get_args(FaultKind)
+NOT_RUN: tuple[NotRun, ...] = get_args(NotRun)
 CROSSINGS: tuple[Crossing, ...] = get_args(Crossing)
 TIERS: tuple[Tier, ...] = get_args(Tier)
 CATEGORIES: tuple[Category, ...] = get_args(Category)
@@ -155,6 +164,7 @@ __all__ = [
     "FINISH_REASONS",
     "GUARD_REASONS",
     "LIMIT_REASONS",
+    "NOT_RUN",
     "REFUSALS",
     "RUN_STOP_REASONS",
     "STOP_REASONS",
@@ -169,6 +179,7 @@ __all__ = [
     "FinishReason",
     "GuardReason",
     "LimitReason",
+    "NotRun",
     "Refusal",
     "RunStopReason",
     "StopReason",

@@ -7,7 +7,8 @@ The command runs in a shell, in its own process group, with:
 - ``PROCTOR_BRIEF``: the task (also written to its stdin, which is then closed);
 - ``PROCTOR_SCRATCH``: the attempt's scratch folder;
 - ``PROCTOR_LIMITS``: JSON ``{"seconds", "tool_calls", "steps"}``;
-- ``PROCTOR_ATTEMPT``: the attempt's id.
+- ``PROCTOR_ATTEMPT``: the attempt's id;
+- ``PROCTOR_AGENT_MARK``: a token of this command's own, which marks all its processes.
 
 Its stdout and stderr lines go to the trace (events.jsonl). The run ends when
 the agent calls ``done`` (stop reason ``done``), when it reaches a limit
@@ -17,6 +18,10 @@ refuses every call at once, and the agent gets ``END_GRACE`` seconds to exit by
 itself. The runner's wall limit cancels the run (``timeout``). On every way out
 the process tree gets SIGTERM, then SIGKILL, and is reaped (the harness makes
 itself a child subreaper for that, see ``_process``), and the endpoint stops.
+Processes that left the tree (``setsid``) are found by the command's mark
+(``PROCTOR_AGENT_MARK``) and ended too. The trace's ``command_end`` says what
+still ran after the last deadline (``left``) and what was found only by the
+mark (``escaped``).
 """
 
 from __future__ import annotations
@@ -130,11 +135,15 @@ class CommandAgent:
         try:
             if agent is not None:
                 try:
-                    left = await end_tree(agent.process, grace=self.grace)
+                    ended = await end_tree(agent.process, mark=agent.mark, grace=self.grace)
                 finally:
                     agent.close()
                 computer.trace(
-                    "command_end", pid=agent.pid, code=agent.process.returncode, left=sorted(left)
+                    "command_end",
+                    pid=agent.pid,
+                    code=agent.process.returncode,
+                    left=sorted(ended.left),
+                    escaped=sorted(ended.escaped),
                 )
             if pumps:
                 _, pending = await asyncio.wait(pumps, timeout=DRAIN_TIMEOUT)

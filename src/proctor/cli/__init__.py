@@ -11,6 +11,7 @@ import typer
 from proctor._text import console, markup
 from proctor.cli import (
     calibrate,
+    cleanup,
     compare,
     diagnose,
     doctor,
@@ -70,6 +71,7 @@ app.command("mcp-bridge")(mcp_bridge.mcp_bridge)
 app.command("gate")(gate.gate)
 app.command("promote")(promote.promote_run)
 app.command("refs")(refs.refs)
+app.command("cleanup")(cleanup.cleanup)
 app.add_typer(lease.app, name="lease")
 
 

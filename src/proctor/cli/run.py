@@ -26,6 +26,15 @@ from proctor.cli._models import (
     model_specs,
     print_model_facts,
 )
+from proctor.cli._scale import (
+    BudgetOpt,
+    ExecutorOpt,
+    RayAddressOpt,
+    RetryDelaysOpt,
+    WorkersOpt,
+    executor_kind,
+    retry_delays,
+)
 from proctor.cli.report import TargetsOpt, print_paths
 from proctor.errors import RunError
 from proctor.records import AttemptRecord, check_label
@@ -67,6 +76,11 @@ def run(
     prices: PricesOpt = None,
     vision: VisionOpt = False,
     judge: JudgeOpt = None,
+    executor: ExecutorOpt = "inline",
+    workers: WorkersOpt = None,
+    ray_address: RayAddressOpt = None,
+    budget: BudgetOpt = None,
+    delays: RetryDelaysOpt = "30,90",
 ) -> None:
     """Run scenarios and grade them from the end state.
 
@@ -89,14 +103,22 @@ def run(
     console = safe_console()
     check_arms(arms, strict=strict, console=console)
     the_judge = judge_for(judge, arms)
-    options = RunOptions(keep_scratch=keep_scratch, infra_retries=retries, judge=the_judge)
+    kind, count = executor_kind(executor, workers)
+    options = RunOptions(
+        keep_scratch=keep_scratch,
+        infra_retries=retries,
+        retry_delays=retry_delays(delays),
+        judge=the_judge,
+    )
     planned = Run.open(
         picked, arms, repeat=repeat, options=options, results=results, label=label,
         resume=resume, targets=bars, config={"tiers": tier or [], "only": split_only(only)},
+        executor=kind, workers=count, ray_address=ray_address, budget_usd=budget,
     )  # fmt: skip
+    where = f" on {kind} x {count}" if kind != "inline" else ""
     console.print(
         f"run [bold]{planned.folder.label}[/]: {len(picked)} scenario(s) x {len(arms)} arm(s) "
-        f"x {repeat}"
+        f"x {repeat}{where}"
     )
     with Progress(
         TextColumn("{task.description}"),

@@ -50,8 +50,9 @@ async def act(c: BrowserComputer, action: a.Action) -> Step:
     except Refused as exc:
         status, error, output = "refused", str(exc), "refused"
     except PlaywrightError as exc:
-        if c.crashed or not c.host.browser.is_connected():
-            raise BrowserFault(f"browser fault during {action.op}: {first_line(exc)}") from exc
+        dead = await c.dead()  # a failed step may be a dead browser or driver, not the agent's
+        if dead is not None:
+            raise BrowserFault(f"browser fault during {action.op}: {dead}") from exc
         status, error, output = "error", first_line(exc), "failed"
     except (ValueError, OSError) as exc:
         status, error, output = "error", str(exc), "failed"

@@ -41,6 +41,8 @@ from proctor.errors import BrowserFault, ComputerError, SetupFault
 from proctor.records import Step
 
 ACTION_TIMEOUT_MS = 4_000
+PROBE_TIMEOUT = 10.0
+"""Seconds the browser gets to answer the liveness probe (``BrowserComputer.dead``)."""
 
 
 @dataclass
@@ -250,6 +252,36 @@ class BrowserComputer:
             raise BrowserFault(f"browser fault: {self.crashed}")
         if not self.host.browser.is_connected():
             raise BrowserFault("browser fault: Chromium disconnected")
+
+    async def dead(self) -> str | None:
+        """Why the browser can no longer serve this attempt, or None when it answers.
+
+        ``is_connected`` alone is not enough: after the Playwright driver (node)
+        dies it still reads true, so this makes one round trip to the browser.
+        """
+        if self.crashed:
+            return self.crashed
+        if not self.host.browser.is_connected():
+            return "Chromium disconnected"
+        if self.context is None:
+            return None  # no attempt open: nothing to read from
+        try:
+            await asyncio.wait_for(self.context.cookies(), PROBE_TIMEOUT)
+        except TimeoutError:
+            return f"the browser did not answer within {PROBE_TIMEOUT:g}s"
+        except PlaywrightError as exc:
+            return f"the browser does not answer: {first_line(exc)}"
+        return None
+
+    async def ensure_alive(self) -> None:
+        """Raise ``BrowserFault`` unless the browser answers (before end-state reads).
+
+        Raises:
+            BrowserFault: the page crashed, Chromium or its driver is gone, or it hangs.
+        """
+        why = await self.dead()
+        if why is not None:
+            raise BrowserFault(f"browser fault: {why}")
 
     # ----- observing --------------------------------------------------------
 

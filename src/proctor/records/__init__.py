@@ -32,7 +32,7 @@ from proctor.records._models import (
     WebRequest,
 )
 from proctor.records._redact import Redactor, is_secret, redact_secrets
-from proctor.records._run import ControlFile, RunInfo, TraceEvent
+from proctor.records._run import ControlFile, Leg, RunInfo, TraceEvent
 from proctor.records._snapshots import (
     SNAPSHOTS,
     Attachment,
@@ -113,6 +113,7 @@ __all__ = [
     "InfraFault",
     "Invoice",
     "JudgeVerdict",
+    "Leg",
     "MailDraft",
     "MailMessage",
     "MailSnapshot",

@@ -16,6 +16,7 @@ from proctor.vocab import (
     Crossing,
     Evidence,
     FaultKind,
+    NotRun,
     Refusal,
     StopReason,
     Tier,
@@ -43,7 +44,7 @@ class _Record(BaseModel):
 class WebRequest(_Record):
     """One request seen by the fixture server, or blocked by the browser."""
 
-    seq: int = Field(description="Order of arrival within the run's log.")
+    seq: int = Field(description="Order of arrival within the attempt's try (from 1).")
     time: float = Field(description="Unix time of arrival.")
     attempt: str | None = Field(description="Attempt id the request belongs to.")
     method: str
@@ -247,7 +248,7 @@ class InfraFault(_Record):
     """An infrastructure failure that was retried and never scored."""
 
     try_number: int
-    kind: FaultKind = Field(description="browser, fixture, setup or provider.")
+    kind: FaultKind = Field(description="browser, fixture, setup, provider or worker.")
     message: str
 
 
@@ -335,6 +336,9 @@ class AttemptRecord(_Record):
     agent_seconds: float = Field(default=0.0, description="Time inside the agent's run.")
     timings: dict[str, float] = Field(default_factory=dict, description="Phase -> seconds.")
     infra_faults: list[InfraFault] = Field(default_factory=list)
+    not_run: NotRun | None = Field(
+        default=None, description="Why a skipped attempt was not run (budget); None otherwise."
+    )
     error: str | None = None
     end_state: EndState = Field(default_factory=EndState)
 

@@ -9,12 +9,22 @@ from pydantic import BaseModel, ConfigDict, Field
 from proctor.records._models import SCHEMA_VERSION, _Record
 
 
+class Leg(_Record):
+    """One stretch of a run: the first start, or a ``--resume``, until it ended."""
+
+    started_at: float
+    ended_at: float | None = Field(default=None, description="None: killed, or still running.")
+    executor: str | None = Field(default=None, description="inline, pool or ray.")
+    workers: int | None = None
+    pid: int | None = Field(default=None, description="The driver process of the leg.")
+
+
 class RunInfo(_Record):
     """run.json: how a run was made."""
 
     version: int = SCHEMA_VERSION
     label: str
-    started_at: float
+    started_at: float = Field(description="When the first leg started (kept on --resume).")
     command: list[str]
     config: dict[str, Any]
     proctor_version: str
@@ -31,6 +41,10 @@ class RunInfo(_Record):
         "network namespace; partial: driver-side locks only; online) and detail. Set once "
         "the worker started.",
     )
+    legs: list[Leg] = Field(
+        default_factory=list, description="Each leg: the first start, then every --resume."
+    )
+    budget_usd: float | None = Field(default=None, description="--budget, when one was set.")
 
 
 class TraceEvent(BaseModel):

@@ -5,9 +5,32 @@ writes a whole results folder is ``proctor.api``.
 """
 
 from proctor.runner._attempt import run_attempt
+from proctor.runner._budget import Budget
+from proctor.runner._executor import (
+    EXECUTORS,
+    Executor,
+    ExecutorKind,
+    InlineExecutor,
+    WorkOrder,
+    check_portable,
+    make_executor,
+)
+from proctor.runner._leftovers import (
+    OWNER_ENV,
+    Leftovers,
+    Orphan,
+    OwnerRecord,
+    alive,
+    claim,
+    clean,
+    find_leftovers,
+    proc_start,
+    release,
+)
 from proctor.runner._phases import Phases, Timing, seconds_to_ticks, ticks_to_seconds
 from proctor.runner._plan import Arm, PlanItem, make_plan, parse_arm
-from proctor.runner._record import attempt_folder, build_record
+from proctor.runner._record import AttemptOutput, attempt_folder, build_record
+from proctor.runner._resume import check_same_plan, load_done
 from proctor.runner._run import (
     ProgressHook,
     RunResult,
@@ -22,8 +45,18 @@ from proctor.runner._verify import ObligationVerdict, judge, verify, verify_in, 
 from proctor.runner._worker import RunOptions, SealState, Worker
 
 __all__ = [
+    "EXECUTORS",
+    "OWNER_ENV",
     "Arm",
+    "AttemptOutput",
+    "Budget",
+    "Executor",
+    "ExecutorKind",
+    "InlineExecutor",
+    "Leftovers",
     "ObligationVerdict",
+    "Orphan",
+    "OwnerRecord",
     "Phases",
     "PlanItem",
     "ProgressHook",
@@ -31,16 +64,27 @@ __all__ = [
     "RunResult",
     "SealState",
     "Timing",
+    "WorkOrder",
     "Worker",
+    "alive",
     "attempt_folder",
     "build_record",
+    "check_portable",
+    "check_same_plan",
+    "claim",
+    "clean",
     "config_of",
     "execute",
+    "find_leftovers",
     "judge",
+    "load_done",
+    "make_executor",
     "make_plan",
     "new_run_dir",
     "note_seal",
     "parse_arm",
+    "proc_start",
+    "release",
     "run_attempt",
     "run_info",
     "seconds_to_ticks",

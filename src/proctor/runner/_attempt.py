@@ -33,13 +33,17 @@ from proctor.records import (
     EndState,
     JudgeVerdict,
     Tab,
-    TraceEvent,
-    make_dirs,
 )
 from proctor.records import InfraFault as InfraRecord
 from proctor.runner._phases import Phases
 from proctor.runner._plan import PlanItem
-from proctor.runner._record import attempt_folder, build_record, skipped_record, write_attempt
+from proctor.runner._record import (
+    AttemptOutput,
+    attempt_folder,
+    build_record,
+    skipped_record,
+    write_attempt,
+)
 from proctor.runner._worker import Worker
 from proctor.scenario import SUITE_ROOT, Scenario, resolve
 from proctor.vocab import FaultKind, Refusal, is_limit_reason
@@ -61,12 +65,6 @@ class FixtureFault(WorldError):
     """A fixture handler raised: an infra fault, retried and never scored."""
 
 
-@dataclass
-class _Try:
-    record: AttemptRecord
-    events: list[TraceEvent]
-
-
 def private_folders(worker: Worker, item: PlanItem) -> tuple[Path, ...]:
     """What no agent may read: the results root (this run, its control token, earlier
     runs) and the folders of the shipped suite and of this scenario file."""
@@ -85,44 +83,67 @@ def placeholder_values(worker: Worker, scratch: Path, sites: list[str]) -> dict[
 
 
 async def run_attempt(worker: Worker, item: PlanItem, *, write: bool = True) -> AttemptRecord:
-    """Run one attempt, retrying infra faults; write attempt.json and events.jsonl.
+    """Run one attempt in this worker, retrying infra faults, and write its folder.
 
-    An infra fault (browser crash, fixture error, set-up failure) is retried up
-    to ``options.infra_retries`` times and recorded; if every try faults, the
-    attempt's result is ``error``, which is never scored against the agent.
+    The in-process path (``proctor verify``, tests): the run's executors
+    schedule tries themselves (``run_try``) so that a retry may run on another
+    worker. An infra fault is retried up to ``options.infra_retries`` times,
+    after the options' retry delays; if every try faults, the attempt's result
+    is ``error``, which is never scored against the agent.
     """
-    folder = attempt_folder(worker.run_dir, item)
     if item.arm.skip:
         return skipped_record(worker.run_dir, item, item.arm.skip, write=write)
     faults: list[InfraRecord] = []
-    outcome: _Try | None = None
+    output: AttemptOutput | None = None
     for try_number in range(1, worker.options.infra_retries + 2):
-        try:
-            outcome = await _one_try(worker, item, folder, try_number)
-            break
-        except (BrowserFault, FixtureFault, WorldError, ProviderFault) as exc:
-            kind = _fault_kind(exc)
-            faults.append(InfraRecord(try_number=try_number, kind=kind, message=str(exc)))
-            if kind == "browser":
-                await worker.relaunch()
-    if outcome is None:
-        error = faults[-1].message if faults else "unknown infra fault"
-        outcome = _Try(
-            build_record(item, "error", "infra", started_at=time.time(), error=error), []
-        )
-    record = outcome.record.model_copy(update={"infra_faults": faults})
+        if faults:
+            await asyncio.sleep(worker.options.retry_delay(len(faults)))
+        done = await run_try(worker, item, try_number)
+        if isinstance(done, InfraRecord):
+            faults.append(done)
+            continue
+        output = done
+        break
+    output = finish_attempt(item, output, faults)
     if write:
-        write_attempt(worker.run_dir, folder, record, outcome.events)
-    return record
+        write_attempt(worker.run_dir, attempt_folder(worker.run_dir, item), output)
+    return output.record
 
 
-async def _one_try(worker: Worker, item: PlanItem, folder: Path, try_number: int) -> _Try:
+def finish_attempt(
+    item: PlanItem, output: AttemptOutput | None, faults: list[InfraRecord]
+) -> AttemptOutput:
+    """The attempt's output with its faulted tries noted; ``error`` when no try was graded."""
+    if output is None:
+        error = faults[-1].message if faults else "unknown infra fault"
+        record = build_record(item, "error", "infra", started_at=time.time(), error=error)
+        output = AttemptOutput(record, [], {})
+    record = output.record.model_copy(update={"infra_faults": list(faults)})
+    return AttemptOutput(record, output.events, output.artifacts)
+
+
+async def run_try(worker: Worker, item: PlanItem, try_number: int) -> AttemptOutput | InfraRecord:
+    """One try of an attempt, as data: its graded output, or the infra fault that ended it.
+
+    A browser fault relaunches the worker's browser before this returns, so the
+    next try (of this attempt or another) starts on a live one.
+    """
+    try:
+        return await _one_try(worker, item, try_number)
+    except (BrowserFault, FixtureFault, WorldError, ProviderFault) as exc:
+        kind = _fault_kind(exc)
+        if kind == "browser":
+            await worker.relaunch()
+        return InfraRecord(try_number=try_number, kind=kind, message=str(exc))
+
+
+async def _one_try(worker: Worker, item: PlanItem, try_number: int) -> AttemptOutput:
     """One try; whatever ends it early, its scratch folder goes (unless kept)."""
     tag = f"{item.attempt_id}#{try_number}"
     safe = tag.replace("/", "--").replace("#", "-t")
     scratch = worker.run_dir / "scratch" / safe
     try:
-        return await _try_in(worker, item, folder, tag, scratch)
+        return await _try_in(worker, item, tag, scratch)
     except BaseException:
         if not worker.options.keep_scratch:
             remove_scratch(scratch)
@@ -154,27 +175,35 @@ class _Page:
     title: str
     text: str
     tabs: list[Tab]
+    png: bytes | None
 
 
-async def _try_in(worker: Worker, item: PlanItem, folder: Path, tag: str, scratch: Path) -> _Try:
+async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> AttemptOutput:
     started = time.time()
     phases = Phases()
     computer: BrowserComputer | None = None
+    artifacts: dict[str, bytes] = {}
     with phases.phase("setup"):
         up = _world_up(worker, item, tag, scratch)
     try:
         with phases.phase("setup"):
-            make_dirs(folder)
             computer = await _computer_up(worker, item, up)
         if worker.options.screenshots:
             with phases.phase("before_png"):
-                await computer.screenshot(folder / "before.png")
+                before = await computer.screenshot_bytes()
+            if before is not None:
+                artifacts["before.png"] = before
         with phases.phase("agent"):
             outcome, error = await _drive(up.agent, up.scenario, computer)
             account = _account(up.agent)
         with phases.phase("end_state"):
-            after = folder / "after.png" if worker.options.screenshots else None
-            page = await _page_facts(computer, after)
+            # The end state is read only from a live browser: a crash or a dead
+            # driver at any point, before the reads or during them, is an infra fault.
+            await computer.ensure_alive()
+            page = await _page_facts(computer, worker.options.screenshots)
+            await computer.ensure_alive()
+            if page.png is not None:
+                artifacts["after.png"] = page.png
             answer = outcome.answer if outcome.answer is not None else computer.answer
             apps = worker.server.snapshot(up.world)
     finally:
@@ -226,7 +255,7 @@ async def _try_in(worker: Worker, item: PlanItem, folder: Path, tag: str, scratc
         end_state=end,
     )
     up.recorder.event("graded", result=record.result, failed=record.failed_checks)
-    return _Try(record, up.recorder.events)
+    return AttemptOutput(record, up.recorder.events, artifacts)
 
 
 def _world_up(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> _Up:
@@ -290,11 +319,11 @@ async def _computer_up(worker: Worker, item: PlanItem, up: _Up) -> BrowserComput
     )
 
 
-async def _page_facts(computer: BrowserComputer, after_png: Path | None) -> _Page:
-    """The final page's URL, title, text and tabs, with after.png saved beside them."""
+async def _page_facts(computer: BrowserComputer, png: bool) -> _Page:
+    """The final page's URL, title, text and tabs, and its PNG when ``png``."""
     # They only read the page, so they run together (one phase, timed once).
-    open_tabs, text, _ = await asyncio.gather(
-        computer.tabs(), computer.page_text(), _screenshot(computer, after_png)
+    open_tabs, text, shot = await asyncio.gather(
+        computer.tabs(), computer.page_text(), _screenshot(computer, png)
     )
     tabs = [
         Tab(index=t.index, url=t.url, title=t.title, active=t.index == computer.active)
@@ -303,7 +332,7 @@ async def _page_facts(computer: BrowserComputer, after_png: Path | None) -> _Pag
     url = computer.page.url if computer.pages else ""
     # The observed page is computer.page, whose title was just read with the tabs.
     title = open_tabs[min(computer.active, len(open_tabs) - 1)].title if open_tabs else ""
-    return _Page(url, title, text, tabs)
+    return _Page(url, title, text, tabs, shot)
 
 
 def _end_state(
@@ -373,9 +402,9 @@ def _lease_facts(lease: Lease) -> dict[str, Any]:
     }
 
 
-async def _screenshot(computer: BrowserComputer, path: Path | None) -> bool:
-    """Save a PNG of the observed page to ``path``; False when there is no path or no image."""
-    return path is not None and await computer.screenshot(path)
+async def _screenshot(computer: BrowserComputer, png: bool) -> bytes | None:
+    """A PNG of the observed page; None when not asked for or there is no image."""
+    return await computer.screenshot_bytes() if png else None
 
 
 async def _drive(

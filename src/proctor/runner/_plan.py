@@ -128,6 +128,7 @@ def make_plan(
     names = [a.name for a in arms]
     if len(set(names)) != len(names):
         raise RunError(f"arm names must be distinct, got {names}")
+    _check_decoys(scenarios, arms)
     items = []
     for repeat in range(1, repeats + 1):
         shift = (repeat - 1) % len(arms)
@@ -136,3 +137,26 @@ def make_plan(
             for arm in order:
                 items.append(PlanItem(loaded, arm, repeat))
     return items
+
+
+def _check_decoys(scenarios: Sequence[LoadedScenario], arms: Sequence[Arm]) -> None:
+    """Refuse, while planning, a decoy arm that some scenario of the plan lacks.
+
+    Raises:
+        RunError: naming the arm, the decoy and each scenario without it.
+    """
+    for arm in arms:
+        kind, _, decoy = arm.spec.partition(":")
+        if kind != "decoy":
+            continue
+        lacking = [
+            s.scenario for s in scenarios if decoy not in {d.name for d in s.scenario.decoys}
+        ]
+        if lacking:
+            first = lacking[0]
+            theirs = ", ".join(d.name for d in first.decoys) or "none"
+            raise RunError(
+                f"--arm {arm.name}={arm.spec}: no decoy {decoy!r} in "
+                f"{', '.join(s.id for s in lacking)} ({first.id}'s decoys: {theirs}); "
+                "pick scenarios that have it (--only), or drop this arm"
+            )

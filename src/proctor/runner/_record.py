@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,8 @@ from proctor.records import (
     AttemptResult,
     TraceEvent,
     append_jsonl,
+    make_dirs,
+    write_bytes_atomic,
     write_jsonl_atomic,
     write_model_atomic,
 )
@@ -61,14 +64,41 @@ def build_record(
     )
 
 
-def write_attempt(
-    run_dir: Path, folder: Path, record: AttemptRecord, events: list[TraceEvent]
-) -> None:
-    """The record phase: attempt.json, events.jsonl and the attempt's lines of web.jsonl."""
-    write_model_atomic(folder / "attempt.json", record)
-    write_jsonl_atomic(folder / "events.jsonl", events)
-    for req in record.end_state.requests:
+@dataclass(frozen=True)
+class AttemptOutput:
+    """An attempt as data: what a worker returns and only the driver writes.
+
+    Attributes:
+        record: attempt.json.
+        events: events.jsonl (the raw trace).
+        artifacts: Other files of the attempt folder by name (before.png, after.png).
+    """
+
+    record: AttemptRecord
+    events: list[TraceEvent] = field(default_factory=list)
+    artifacts: dict[str, bytes] = field(default_factory=dict)
+
+
+ARTIFACT_NAMES = frozenset({"before.png", "after.png"})
+"""The only artifact names a worker may return (they name files in the attempt folder)."""
+
+
+def write_attempt(run_dir: Path, folder: Path, output: AttemptOutput) -> None:
+    """The record phase: artifacts, events.jsonl and web.jsonl lines, then attempt.json last.
+
+    attempt.json is the completion marker: an attempt folder without it (a kill
+    in between) is redone by ``--resume``, which first drops that attempt's
+    web.jsonl lines (``prune_web_log``), so nothing is duplicated.
+    """
+    make_dirs(folder)
+    for name, data in sorted(output.artifacts.items()):
+        if name not in ARTIFACT_NAMES:
+            raise ValueError(f"attempt artifact {name!r} is not one of {sorted(ARTIFACT_NAMES)}")
+        write_bytes_atomic(folder / name, data)
+    write_jsonl_atomic(folder / "events.jsonl", output.events)
+    for req in output.record.end_state.requests:
         append_jsonl(run_dir / "web.jsonl", req)
+    write_model_atomic(folder / "attempt.json", output.record)
 
 
 def skipped_record(

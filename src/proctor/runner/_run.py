@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import os
@@ -19,10 +20,14 @@ from pydantic import ValidationError
 import proctor
 from proctor.errors import RunError, StorageError
 from proctor.records import AttemptRecord, RunInfo, check_label, make_dirs, write_model_atomic
-from proctor.runner._attempt import run_attempt
+from proctor.runner._budget import Budget
+from proctor.runner._executor import Executor, InlineExecutor
+from proctor.runner._leftovers import claim, clean, find_leftovers, release
 from proctor.runner._plan import PlanItem
-from proctor.runner._record import attempt_folder, skipped_record
-from proctor.runner._worker import RunOptions, SealState, Worker
+from proctor.runner._record import AttemptOutput, attempt_folder, skipped_record, write_attempt
+from proctor.runner._resume import load_done, tidy
+from proctor.runner._schedule import drive
+from proctor.runner._worker import RunOptions, SealState
 
 ProgressHook = Callable[[PlanItem, AttemptRecord | None], None]
 """Called before (record None) and after each attempt."""
@@ -98,20 +103,6 @@ def run_info(label: str, config: dict[str, Any]) -> RunInfo:
     )
 
 
-def load_done(run_dir: Path, item: PlanItem) -> AttemptRecord | None:
-    """A complete attempt.json already on disk (for --resume), else None."""
-    path = attempt_folder(run_dir, item) / "attempt.json"
-    if not path.is_file():
-        return None
-    try:
-        record = AttemptRecord.model_validate_json(path.read_bytes())
-    except (ValidationError, OSError):
-        return None
-    if record.scenario_sha256 != item.scenario.sha256 or record.result in ("error", "skipped"):
-        return None
-    return record
-
-
 @dataclass(frozen=True)
 class RunResult:
     label: str
@@ -129,31 +120,60 @@ async def execute(
     *,
     progress: ProgressHook | None = None,
     resume: bool = False,
+    executor: Executor | None = None,
+    budget: Budget | None = None,
 ) -> RunResult:
-    """Run every attempt of the plan in one worker; each attempt is written as it ends."""
+    """Run every attempt of the plan on ``executor`` (inline by default).
+
+    Each attempt is written by this process as it ends, its attempt.json last.
+    With ``resume``, complete attempts are kept and the rest is redone.
+    """
     started = time.time()
     records: list[AttemptRecord] = []
     todo: list[PlanItem] = []
+    done_ids: list[str] = []
     for item in plan:
         done = load_done(run_dir, item) if resume else None
+        if done is not None:
+            done_ids.append(item.attempt_id)
         if done is None and item.arm.skip:
             done = skipped_record(run_dir, item, item.arm.skip)  # needs no browser
         if done is not None:
             records.append(done)
+            if budget is not None:
+                budget.spent(done)
             if progress:
                 progress(item, done)
         else:
             todo.append(item)
+    if resume:
+        tidy(run_dir, done_ids)
     if todo:
-        async with Worker(run_dir, options) as worker:
-            note_seal(run_dir, worker.seal)
-            for item in todo:
-                if progress:
-                    progress(item, None)
-                record = await run_attempt(worker, item)
-                records.append(record)
-                if progress:
-                    progress(item, record)
+        executor = executor or InlineExecutor()
+        clock = options.clock or dt.datetime.now(dt.UTC).replace(microsecond=0)
+
+        def sink(item: PlanItem, output: AttemptOutput) -> None:
+            write_attempt(run_dir, attempt_folder(run_dir, item), output)
+            records.append(output.record)
+            if progress:
+                progress(item, output.record)
+
+        def begun(item: PlanItem) -> None:
+            if progress:
+                progress(item, None)
+
+        # What dead runs under the same results folder left running (a kill -9) ends now.
+        await asyncio.to_thread(clean, find_leftovers(run_dir.parent))
+        claim(run_dir, "driver")
+        try:
+            slots = await executor.open(run_dir, options, clock)
+            seal = executor.seal()
+            if seal is not None:
+                note_seal(run_dir, seal)
+            await drive(todo, slots, options, sink, budget=budget, started=begun)
+        finally:
+            await executor.close()
+            release(run_dir)
     scratch_root = run_dir / "scratch"
     if scratch_root.is_dir() and not any(scratch_root.iterdir()):
         scratch_root.rmdir()

@@ -23,19 +23,33 @@ class RunOptions:
     Attributes:
         keep_scratch: Keep each attempt's scratch folder after grading.
         infra_retries: Extra tries after an infra fault (browser crash, fixture error).
+        retry_delays: Seconds to wait before each retry (the last repeats); a retry
+            may run on any worker, and others' attempts run meanwhile.
+        grace: Seconds past a try's wall limit before the driver kills its worker
+            (set-up, grading and teardown run outside the wall limit).
         screenshots: Save before.png and after.png.
         offline: Abort every request that is not for a fixture host.
         persona: The model that plays the simulated user for questions no scripted
             answer matches; None: such questions get "I don't know."
         judge: The independent judge for scenarios' ``judge:`` criteria; None: off.
+        clock: The run's clock, the same for every worker; None: now, when the run starts.
     """
 
     keep_scratch: bool = False
     infra_retries: int = 2
+    retry_delays: tuple[float, ...] = (30.0, 90.0)
+    grace: float = 120.0
+    clock: dt.datetime | None = None
     screenshots: bool = True
     offline: bool = True
     persona: PersonaModel | None = None
     judge: Judge | None = None
+
+    def retry_delay(self, retry: int) -> float:
+        """Seconds before retry number ``retry`` (1-based)."""
+        if not self.retry_delays or retry < 1:
+            return 0.0
+        return self.retry_delays[min(retry, len(self.retry_delays)) - 1]
 
 
 SealMode = Literal["auto", "require", "off"]

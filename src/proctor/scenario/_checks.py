@@ -157,6 +157,7 @@ def _wrapper(kind: str, args: type[CheckArgs]) -> type[Check]:
     fields: dict[str, Any] = {kind: (args, ...)}
     model = create_model(name, __base__=Check, __module__=__name__, **fields)
     model.kind = kind
+    globals()[name] = model  # importable by name, so a parsed scenario pickles to a worker
     return model
 
 

@@ -25,7 +25,9 @@ class RequestLog:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._entries: list[WebRequest] = []
-        self._seq = 0
+        self._seq: dict[str | None, int] = {}
+        """The last seq of each attempt: numbered within the attempt, so a record
+        does not depend on which worker ran it or what it ran before."""
 
     def append(
         self,
@@ -48,9 +50,9 @@ class RequestLog:
     ) -> WebRequest:
         """Append one entry and return it; long values are cut to bound the log's memory."""
         with self._lock:
-            self._seq += 1
+            seq = self._seq[attempt] = self._seq.get(attempt, 0) + 1
             entry = WebRequest(
-                seq=self._seq,
+                seq=seq,
                 time=time.time(),
                 attempt=attempt,
                 method=method,
@@ -87,6 +89,8 @@ class RequestLog:
             self._entries = [
                 e for e in self._entries if e.attempt is not None and e.attempt != attempt
             ]
+            self._seq.pop(attempt, None)
+            self._seq.pop(None, None)
 
     def __len__(self) -> int:
         with self._lock:

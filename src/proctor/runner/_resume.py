@@ -1,0 +1,113 @@
+"""``--resume``: what is done, what to redo, and refusing a different plan.
+
+An attempt is done only when its attempt.json exists (written last, after its
+artifacts, events.jsonl and web.jsonl lines), parses, matches the scenario file
+as planned, and (for a run attempt) has its events.jsonl beside it. Anything
+less is redone. Before redoing, the web.jsonl lines of attempts that are not
+done are dropped, so a redone attempt's requests are never there twice, and
+temp files of writes a kill cut short are removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from proctor.errors import RunError
+from proctor.records import AttemptRecord, WebRequest, write_bytes_atomic
+from proctor.runner._plan import PlanItem
+from proctor.runner._record import attempt_folder
+
+PLAN_KEYS = ("scenarios", "arms", "repeat")
+"""run.json config entries that define the plan: a resume must not change them."""
+
+
+def load_done(run_dir: Path, item: PlanItem) -> AttemptRecord | None:
+    """A complete attempt already on disk (for --resume), else None (redo it)."""
+    folder = attempt_folder(run_dir, item)
+    path = folder / "attempt.json"
+    if not path.is_file():
+        return None
+    try:
+        record = AttemptRecord.model_validate_json(path.read_bytes())
+    except (ValidationError, OSError):
+        return None
+    if record.scenario_sha256 != item.scenario.sha256 or record.result in ("error", "skipped"):
+        return None
+    if record.id != item.attempt_id or not (folder / "events.jsonl").is_file():
+        return None
+    return record
+
+
+def check_same_plan(stored: Mapping[str, Any], wanted: Mapping[str, Any], label: str) -> None:
+    """Refuse a resume whose scenarios, arms or repeats differ from the run's.
+
+    Raises:
+        RunError: naming each entry that differs, with both values.
+    """
+    differ = [key for key in PLAN_KEYS if stored.get(key) != wanted.get(key)]
+    if not differ:
+        return
+    lines = "; ".join(
+        f"{key}: the run has {stored.get(key)!r}, this command {wanted.get(key)!r}"
+        for key in differ
+    )
+    raise RunError(
+        f"--resume {label}: the plan would change ({lines}). A resumed run keeps its "
+        "scenarios, arms and repeats; repeat the original command with --resume, "
+        "or start a new --label"
+    )
+
+
+def tidy(run_dir: Path, done: Sequence[str]) -> None:
+    """Drop web.jsonl lines of attempts not done, and temp files left by a kill."""
+    _prune_web_log(run_dir / "web.jsonl", set(done))
+    attempts = run_dir / "attempts"
+    if attempts.is_dir():
+        for tmp in attempts.rglob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+    for tmp in run_dir.glob(".*.tmp"):
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    for control in run_dir.glob("control-*.json"):
+        pid = control.stem.removeprefix("control-")
+        if pid.isdigit() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                control.unlink()
+
+
+def _prune_web_log(path: Path, done: set[str]) -> None:
+    if not path.is_file():
+        return
+    kept: list[bytes] = []
+    dropped = 0
+    for line in path.read_bytes().splitlines():
+        if not line.strip():
+            continue
+        try:
+            attempt = WebRequest.model_validate_json(line).attempt
+        except ValidationError:
+            dropped += 1  # a line a kill cut short
+            continue
+        if attempt is not None and attempt.split("#", 1)[0] in done:
+            kept.append(line)
+        else:
+            dropped += 1
+    if dropped:
+        write_bytes_atomic(path, b"".join(line + b"\n" for line in kept))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
