@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -57,6 +58,10 @@ def chromium_version(binary: Path | None = None) -> str | None:
     return text or None
 
 
+CLOSE_TIMEOUT = 15.0
+"""Seconds Chromium, then its driver, get to close."""
+
+
 @dataclass
 class BrowserHost:
     """One Playwright driver and one Chromium process, shared by a worker's attempts."""
@@ -68,11 +73,33 @@ class BrowserHost:
     sealed: bool = False
     """Whether Chromium runs in the private network (``_netns.SealedNetwork``)."""
 
+    def process_ids(self) -> tuple[int | None, int | None]:
+        """(Chromium's main process, the Playwright driver that started it), from /proc.
+
+        Found by this host's resolver rule (it names the fixture port) among the
+        processes of this machine; None where none is running.
+        """
+        needle = f"--host-resolver-rules={self.resolver_rules}".encode()
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+                if needle not in argv or any(a.startswith(b"--type=") for a in argv):
+                    continue
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat[stat.rfind(")") + 2 :].split()[1])
+            return int(entry.name), parent
+        return None, None
+
     async def close(self) -> None:
-        with contextlib.suppress(PlaywrightError):
-            await self.browser.close()
-        with contextlib.suppress(PlaywrightError):
-            await self.playwright.stop()
+        """Close Chromium and the driver; bounded, even when either one is dead or hung."""
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await asyncio.wait_for(self.browser.close(), CLOSE_TIMEOUT)
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await asyncio.wait_for(self.playwright.stop(), CLOSE_TIMEOUT)
 
 
 def resolver_rules(port: int, domain: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,8 @@ class Recorder:
     tool_calls: int = 0
     actions: int = 0
     inputs: int = 0
+    on_step: Callable[[Step], None] | None = None
+    """Told of each step as it is recorded (the runner's fault injection)."""
 
     def count_call(self, op: str | None = None) -> None:
         """Count one call; ``op`` is set for actions. Raises LimitReached past a limit."""
@@ -49,6 +52,8 @@ class Recorder:
     def record(self, step: Step) -> None:
         self.steps.append(step)
         self.event("step", index=step.index, op=step.op, status=step.status, error=step.error)
+        if self.on_step is not None:
+            self.on_step(step)
 
     def event(self, kind: str, **data: Any) -> None:
         """Append one event for events.jsonl (its values made JSON, odd types as text)."""

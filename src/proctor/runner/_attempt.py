@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from proctor._inject import attempt_scope, injections
+from proctor._inject import due as inject_due
 from proctor.agents import Account, Agent, Outcome, account_of
 from proctor.computer.browser import (
     BrowserComputer,
@@ -143,7 +147,8 @@ async def _one_try(worker: Worker, item: PlanItem, try_number: int) -> AttemptOu
     safe = tag.replace("/", "--").replace("#", "-t")
     scratch = worker.run_dir / "scratch" / safe
     try:
-        return await _try_in(worker, item, tag, scratch)
+        with attempt_scope(tag):
+            return await _try_in(worker, item, tag, scratch)
     except BaseException:
         if not worker.options.keep_scratch:
             remove_scratch(scratch)
@@ -196,6 +201,7 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
         with phases.phase("agent"):
             outcome, error = await _drive(up.agent, up.scenario, computer)
             account = _account(up.agent)
+        _inject_at(worker, tag, "done")
         with phases.phase("end_state"):
             # The end state is read only from a live browser: a crash or a dead
             # driver at any point, before the reads or during them, is an infra fault.
@@ -278,6 +284,8 @@ def _world_up(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> _Up:
     )
     worker.server.begin(world, scenario.world.sites)
     recorder = Recorder(scenario.limits.tool_calls, scenario.limits.steps)
+    if injections():
+        recorder.on_step = lambda step: _inject_at(worker, tag, step.index + 1)
     user = SimulatedUser(scenario.user, persona=worker.options.persona, brief=scenario.brief)
     try_number = int(tag.rsplit("#", 1)[1])
     recorder.event("attempt", id=item.attempt_id, try_number=try_number, agent=agent.kind)
@@ -373,6 +381,23 @@ def _end_state(
         lease=_lease_facts(up.lease),
         apps=apps,
     )
+
+
+def _inject_at(worker: Worker, tag: str, at: int | Literal["done"]) -> None:
+    """Cause the faults ``PROCTOR_INJECT`` asks for at this point of the try (tests only)."""
+    if not injections():
+        return
+    if inject_due("worker", at, tag):
+        os.kill(os.getpid(), signal.SIGKILL)
+    if inject_due("hang", at, tag):
+        time.sleep(24 * 3600)  # a stalled call that blocks the loop: only a kill ends it
+    for kind in ("browser", "driver"):
+        if inject_due(kind, at, tag):
+            browser, driver = worker.host.process_ids()
+            victim = browser if kind == "browser" else driver
+            if victim is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(victim, signal.SIGKILL)
 
 
 def _account(agent: Agent) -> Account | None:

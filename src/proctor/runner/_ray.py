@@ -70,8 +70,11 @@ class _ActorWorker:
         return await run_try(self.worker, order.item(), order.try_number)
 
     async def close(self) -> None:
+        from proctor.runner._leftovers import release
+
         if self.worker is not None:
             await self.worker.close()
+            release(self.worker.run_dir)
             self.worker = None
         if self.temp is not None:
             import shutil

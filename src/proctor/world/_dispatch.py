@@ -19,6 +19,8 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from proctor._inject import due as inject_due
+from proctor._inject import injections
 from proctor.vocab import Crossing, Refusal
 from proctor.world._forms import posted_fields, site_app
 from proctor.world._protocol import BODY_TIMEOUT
@@ -194,6 +196,10 @@ class Dispatcher:
             await send(message)
 
         try:
+            if world is not None and injections():
+                nth = len(self.server.log.for_attempt(world.attempt)) + 1
+                if inject_due("fixture", nth, world.attempt):
+                    raise RuntimeError(f"injected fixture fault at request {nth} (PROCTOR_INJECT)")
             if target is not None:
                 scope["proctor.site"] = target[0]
                 if world is None and not path.startswith("/static/"):

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from proctor._inject import count as inject_count
+from proctor._inject import due as inject_due
 from proctor.agents.llm._config import ModelConfig
 from proctor.agents.llm._messages import Reply
 from proctor.agents.llm._prices import PriceTable
@@ -54,10 +56,15 @@ async def call_model(
     first = loop.time()
     deadline = first + config.deadline
     retries = 0
+    call_number = inject_count("provider")
     while True:
         started_at = time.time()
         t0 = loop.time()
         try:
+            if inject_due("provider", call_number):
+                raise CallFailed(
+                    "HTTP 500: injected provider fault (PROCTOR_INJECT)", retryable=True
+                )
             reply = await wire.complete(request)
         except CallFailed as exc:
             exc.message = redact(exc.message, config)
