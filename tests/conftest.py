@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,6 +12,9 @@ from proctor.records import AttemptRecord
 from proctor.runner import PlanItem, RunOptions, Worker, parse_arm, run_attempt
 from proctor.scenario import LoadedScenario, load_catalog
 from proctor.world import all_sites
+
+# Infra-fault retries wait 30 s, then 90 s, in real runs; tests retry at once.
+os.environ["PROCTOR_RETRY_DELAYS"] = "0"
 
 
 @pytest.fixture(scope="session")
@@ -24,7 +28,7 @@ async def worker(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Work
     """A started worker (fixture server + Chromium) shared by the session's tests."""
     # A results root of its own, as in results/<label>: the jail hides the whole root.
     run_dir = tmp_path_factory.mktemp("results") / "run"
-    async with Worker(run_dir, RunOptions(screenshots=False)) as w:
+    async with Worker(run_dir, RunOptions(screenshots=False, retry_delays=(0.0,))) as w:
         yield w
 
 

@@ -138,9 +138,10 @@ class RunFolder:
         started_at: float,
         finished_at: float,
         targets: Targets | None = None,
+        budget_usd: float | None = None,
     ) -> Reports:
         """Write summary.json, report.md, report.html and a line of history.jsonl."""
-        summary = summarize(self.label, records, started_at, finished_at, targets)
+        summary = summarize(self.label, records, started_at, finished_at, targets, budget_usd)
         paths = write_outputs(self.path, self.results, summary, records)
         return Reports(summary, paths)
 
@@ -275,14 +276,19 @@ class Run:
             )
         finally:
             self.folder.end_leg()
+        # A resumed run started when its first leg did (run.json keeps every leg).
+        stored = _stored_info(self.folder.path)
+        started_at = stored.started_at if stored is not None else result.started_at
         reports = None
         if self.reports:
             reports = self.folder.finish(
-                result.records, result.started_at, result.finished_at, self.targets
+                result.records,
+                started_at,
+                result.finished_at,
+                self.targets,
+                self.budget_usd,
             )
-        return RunOutcome(
-            self.folder, result.records, result.started_at, result.finished_at, reports
-        )
+        return RunOutcome(self.folder, result.records, started_at, result.finished_at, reports)
 
 
 async def run(

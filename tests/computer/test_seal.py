@@ -262,7 +262,9 @@ async def worker(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Work
     if not _sealable():
         pytest.skip("this machine refuses a private network namespace (needs CAP_SYS_ADMIN)")
     run_dir = tmp_path_factory.mktemp("seal-run")
-    async with Worker(run_dir, RunOptions(screenshots=False), sites=[ATTACK]) as w:
+    async with Worker(
+        run_dir, RunOptions(screenshots=False, retry_delays=(0.0,)), sites=[ATTACK]
+    ) as w:
         yield w
 
 

@@ -46,7 +46,9 @@ async def test_a_canary_failing_twice_scores_nothing_and_runs_nothing_else(
         repeat=3,
     )
     said: list[str] = []
-    outcome = await run_gate(job, tmp_path / "run", RunOptions(screenshots=False), say=said.append)
+    outcome = await run_gate(
+        job, tmp_path / "run", RunOptions(screenshots=False, retry_delays=(0.0,)), say=said.append
+    )
     assert sorted(r.id for r in outcome.records) == [
         "harness-canary/baseline-1",
         "harness-canary/candidate-1",
@@ -72,7 +74,9 @@ async def test_a_harness_that_cannot_start_is_a_failed_run_not_a_regression(
         gate={"probe": probe.sha256},
         repeat=3,
     )
-    outcome = await run_gate(job, tmp_path / "run", RunOptions(screenshots=False))
+    outcome = await run_gate(
+        job, tmp_path / "run", RunOptions(screenshots=False, retry_delays=(0.0,))
+    )
     verdict = outcome.verdict
     assert (verdict.decision, verdict.rule, outcome.exit_code) == ("INCONCLUSIVE", "run-failed", 3)
     assert outcome.records == []

@@ -101,7 +101,9 @@ def write_scenario(folder: Path, sid: str, **fields: Any) -> LoadedScenario:
 @pytest.fixture(scope="module")
 async def worker(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Worker]:
     run_dir = tmp_path_factory.mktemp("isolation-run")
-    async with Worker(run_dir, RunOptions(screenshots=False), sites=[LAB]) as w:
+    async with Worker(
+        run_dir, RunOptions(screenshots=False, retry_delays=(0.0,)), sites=[LAB]
+    ) as w:
         yield w
 
 

@@ -40,7 +40,7 @@ async def test_a_full_disk_at_attempt_json_stops_the_run_and_leaves_no_temp_file
 
     monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
     monkeypatch.setattr(os, "fsync", fsync)
-    options = RunOptions(screenshots=False, infra_retries=0)
+    options = RunOptions(screenshots=False, retry_delays=(0.0,), infra_retries=0)
     with pytest.raises(StorageError) as info:
         await execute(plan, run_dir, "L", options)
     folder = run_dir / "attempts" / "storage-probe" / "oracle-1"

@@ -63,7 +63,9 @@ def scenario(folder: Path, sid: str, **fields: Any) -> LoadedScenario:
 @pytest.fixture(scope="module")
 async def worker(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Worker]:
     run_dir = tmp_path_factory.mktemp("verify-steps")
-    async with Worker(run_dir, RunOptions(screenshots=False), sites=[NOTE]) as w:
+    async with Worker(
+        run_dir, RunOptions(screenshots=False, retry_delays=(0.0,)), sites=[NOTE]
+    ) as w:
         yield w
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from typing import Annotated
 
 import typer
@@ -86,3 +87,8 @@ def retry_delays(text: str) -> tuple[float, ...]:
             )
         delays.append(value)
     return tuple(delays)
+
+
+def default_retry_delays() -> tuple[float, ...]:
+    """The retry delays of commands without ``--retry-delays``: $PROCTOR_RETRY_DELAYS or 30,90."""
+    return retry_delays(os.environ.get("PROCTOR_RETRY_DELAYS", "30,90"))

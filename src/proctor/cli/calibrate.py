@@ -14,6 +14,7 @@ from proctor._text import markup
 from proctor.api import Run
 from proctor.cli._common import ResultsOpt, ScenariosOpt, catalog
 from proctor.cli._models import PricesOpt, StrictOpt, VisionOpt, check_arms, model_specs
+from proctor.cli._scale import default_retry_delays
 from proctor.errors import RunError
 from proctor.records import check_label
 from proctor.runner import RunOptions, parse_arm
@@ -70,7 +71,9 @@ def calibrate(
     check_arms(arms, strict=strict, console=console)
     if all(a.skip for a in arms):
         return
-    options = RunOptions(infra_retries=retries, screenshots=False)
+    options = RunOptions(
+        infra_retries=retries, retry_delays=default_retry_delays(), screenshots=False
+    )
     planned = Run.open(
         [loaded], arms, repeat=runs, options=options, results=results, label=label,
         config={"command": "calibrate"}, reports=False,

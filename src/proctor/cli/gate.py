@@ -22,6 +22,7 @@ from proctor._text import console as safe_console
 from proctor._text import markup
 from proctor.api import RunFolder
 from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt, catalog, split_only
+from proctor.cli._scale import default_retry_delays
 from proctor.records import AttemptRecord, check_label
 from proctor.report import load_targets
 from proctor.runner import PlanItem, RunOptions
@@ -221,7 +222,7 @@ def gate_job(baseline: SideSpec, candidate: SideSpec, args: GateArgs) -> int:
     )
     if dry_run:
         return 0
-    options = RunOptions(infra_retries=retries)
+    options = RunOptions(infra_retries=retries, retry_delays=default_retry_delays())
     run_label: str | None = None
     if job.runs_anything:
         run_folder = RunFolder.create(results, label, dict(

@@ -55,6 +55,11 @@ class MetricRow(_Record):
     attempts: int = Field(description="Scored attempts (passed or failed).")
     passes: int
     infra_errors: int = Field(description="Attempts lost to infra faults: shown, never scored.")
+    infra_faults: dict[str, int] = Field(
+        default_factory=dict,
+        description="Fault kind -> faulted tries (retried ones included): shown, never scored.",
+    )
+    not_run: int = Field(default=0, description="Attempts not run (--budget): missing, not failed.")
     success: float | None = Field(description="passes / attempts; None without scored attempts.")
     success_low: float | None = Field(description="Wilson 95% interval, lower bound.")
     success_high: float | None = Field(description="Wilson 95% interval, upper bound.")
@@ -140,3 +145,7 @@ class RunSummary(_Record):
     determinism: list[Determinism] = Field(default_factory=list)
     causes: list[CauseGroup] = Field(default_factory=list)
     targets: str | None = Field(default=None, description="The targets file the bars came from.")
+    budget_usd: float | None = Field(default=None, description="--budget, when one was set.")
+    spent_usd: float | None = Field(
+        default=None, description="$ spent by every attempt (unknown costs as 0), with a budget."
+    )

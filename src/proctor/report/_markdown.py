@@ -13,7 +13,19 @@ def counts_line(summary: RunSummary) -> str:
     line = f"{summary.passed} passed, {summary.failed} failed, {summary.skipped} skipped"
     if summary.errors:
         line += f", {summary.errors} infra errors (not scored)"
+    if summary.budget_usd is not None:
+        not_run = sum(m.not_run for m in summary.metrics)
+        line += f"; budget ${summary.budget_usd:.2f}, spent ${summary.spent_usd or 0:.4f}"
+        line += f", {not_run} attempt(s) not run (missing, not failed)" if not_run else ""
     return line
+
+
+def faults_cell(kinds: dict[str, int]) -> str:
+    """``2 (browser 1, worker 1)``: faulted tries by kind, or 0."""
+    total = sum(kinds.values())
+    if not total:
+        return "0"
+    return f"{total} (" + ", ".join(f"{k} {n}" for k, n in kinds.items()) + ")"
 
 
 def _cell(value: object) -> str:
@@ -37,6 +49,7 @@ def results_section(summary: RunSummary) -> list[str]:
     ks = k_range(summary)
     header = ["arm", "scenarios", "scored", "success [95% CI]", *[f"pass^{k}" for k in ks]]
     header += ["med calls", "med tokens", "med $", "med time", "flip rate", "infra"]
+    header += ["faults"]
     rows = []
     for m in summary.metrics:
         rows.append(
@@ -52,6 +65,7 @@ def results_section(summary: RunSummary) -> list[str]:
                 f.secs(m.median_seconds),
                 f.pct(m.flip_rate),
                 m.infra_errors,
+                faults_cell(m.infra_faults),
             ]
         )
     lines = ["## Results", "", *table(header, rows), ""]

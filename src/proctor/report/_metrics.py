@@ -5,11 +5,13 @@ from __future__ import annotations
 import itertools
 import math
 import statistics
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from statistics import NormalDist
 from typing import NamedTuple
 
 from proctor.records import AttemptRecord, MetricRow
+from proctor.vocab import FAULT_KINDS
 
 Z95 = NormalDist().inv_cdf(0.975)
 """The two-sided 95% normal quantile, 1.959963984540054."""
@@ -139,6 +141,8 @@ def metric_row(key: RowKey, records: Sequence[AttemptRecord]) -> MetricRow:
         attempts=len(graded),
         passes=passes,
         infra_errors=sum(r.result == "error" for r in records),
+        infra_faults=fault_kinds(records),
+        not_run=sum(r.not_run is not None for r in records),
         success=passes / len(graded) if graded else None,
         success_low=interval[0] if interval else None,
         success_high=interval[1] if interval else None,
@@ -157,6 +161,12 @@ def metric_row(key: RowKey, records: Sequence[AttemptRecord]) -> MetricRow:
         flip_rate=sum(flips.values()) / len(flips) if flips else None,
         flaky=[sid for sid, group in scenarios.items() if len({r.result for r in group}) > 1],
     )
+
+
+def fault_kinds(records: Sequence[AttemptRecord]) -> dict[str, int]:
+    """Fault kind -> faulted tries over ``records``, in the vocabulary's order."""
+    counts = Counter(f.kind for r in records for f in r.infra_faults)
+    return {kind: counts[kind] for kind in FAULT_KINDS if counts[kind]}
 
 
 def metric_rows(records: Sequence[AttemptRecord]) -> list[MetricRow]:

@@ -79,6 +79,7 @@ def summarize(
     started_at: float,
     finished_at: float,
     targets: Targets | None = None,
+    budget_usd: float | None = None,
 ) -> RunSummary:
     """The run's scenario rows and counts, metrics with bars, determinism and failure causes."""
     targets = targets or load_targets()
@@ -96,6 +97,10 @@ def summarize(
         determinism=determinism(records),
         causes=failure_causes(records),
         targets=str(targets.source),
+        budget_usd=budget_usd,
+        spent_usd=(
+            None if budget_usd is None else round(sum(r.cost_usd or 0.0 for r in records), 6)
+        ),
     )
 
 

@@ -1,0 +1,78 @@
+"""Shared by the executor tests: a small plan, and records and trees compared without times."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+SCENARIOS = ["loop-shadow-dom", "harness-canary", "manual-extract"]
+"""Fast local scenarios (under a second and a half each here)."""
+ARMS = ["oracle=scripted", "nothing=null"]
+CLOCK = dt.datetime(2026, 11, 2, 9, 30, tzinfo=dt.UTC)
+"""One run clock for every executor, so dated pages read the same."""
+
+VARYING = {
+    "started_at",
+    "seconds",
+    "agent_seconds",
+    "timings",
+    "time",
+    "ended_at",
+    "latency_ms",
+    "wait_ms",
+    "placeholders",  # the run folder's path and the worker's port
+}
+"""Record keys whose values depend on when and where an attempt ran."""
+
+
+def without_times(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: without_times(v) for k, v in value.items() if k not in VARYING}
+    if isinstance(value, list):
+        return [without_times(v) for v in value]
+    return value
+
+
+def tree(run_dir: Path) -> dict[str, Any]:
+    """Every attempt's files and its record without times, by attempt folder."""
+    found: dict[str, Any] = {}
+    for record in sorted((run_dir / "attempts").glob("*/*/attempt.json")):
+        folder = record.parent
+        found[str(folder.relative_to(run_dir))] = {
+            "files": sorted(p.name for p in folder.iterdir()),
+            "record": without_times(json.loads(record.read_text())),
+        }
+    return found
+
+
+def web_lines(run_dir: Path) -> list[tuple[str, int, str, str]]:
+    """web.jsonl as sorted (attempt, seq, method, host+path): its order follows completion."""
+    path = run_dir / "web.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    return sorted((r["attempt"], r["seq"], r["method"], r["host"] + r["path"]) for r in rows)
+
+
+def summary_without_times(run_dir: Path) -> Any:
+    summary = json.loads((run_dir / "summary.json").read_text())
+    for key in ("label", "started_at", "finished_at"):
+        summary.pop(key, None)
+    return _drop_timed_metrics(without_times(summary))
+
+
+def _drop_timed_metrics(value: Any) -> Any:
+    """Medians of seconds and the like are times too."""
+    if isinstance(value, dict):
+        return {
+            k: _drop_timed_metrics(v)
+            for k, v in value.items()
+            if "seconds" not in k and value.get("metric") != "seconds"
+        }
+    if isinstance(value, list):
+        return [_drop_timed_metrics(v) for v in value if not _is_timed(v)]
+    return value
+
+
+def _is_timed(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("metric") == "seconds"
