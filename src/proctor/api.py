@@ -11,10 +11,12 @@ Every command that runs attempts goes through it (``proctor run``, ``gate``,
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import os
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +148,41 @@ class RunFolder:
         return Reports(summary, paths)
 
 
+CLOCK_ENV = "PROCTOR_CLOCK"
+"""An ISO 8601 time with its zone: the run clock of new runs (reproducible dated pages)."""
+
+
+def run_clock(options: RunOptions, results: Path, label: str | None, resume: bool) -> dt.datetime:
+    """The run's clock: a resumed run's own, else the options', $PROCTOR_CLOCK, or now.
+
+    Every worker and every leg of a run reads dates from this one clock.
+
+    Raises:
+        RunError: $PROCTOR_CLOCK is not an ISO 8601 time with a zone.
+    """
+    if resume and label:
+        stored = _stored_info(results / label)
+        text = stored.config.get("clock") if stored is not None else None
+        if isinstance(text, str):
+            with contextlib.suppress(ValueError):
+                return dt.datetime.fromisoformat(text)
+    if options.clock is not None:
+        return options.clock
+    text = os.environ.get(CLOCK_ENV, "").strip()
+    if text:
+        try:
+            clock = dt.datetime.fromisoformat(text)
+        except ValueError:
+            clock = None
+        if clock is None or clock.tzinfo is None:
+            raise RunError(
+                f"{CLOCK_ENV}={text!r} is not an ISO 8601 time with its zone, "
+                "e.g. 2026-11-02T09:30:00+00:00"
+            )
+        return clock
+    return dt.datetime.now(dt.UTC).replace(microsecond=0)
+
+
 def _stored_info(path: Path) -> RunInfo | None:
     try:
         return RunInfo.model_validate_json((path / "run.json").read_bytes())
@@ -227,6 +264,7 @@ class Run:
         if resume and not label:
             raise RunError("--resume needs the --label of the run to continue")
         options = options or RunOptions()
+        options = replace(options, clock=run_clock(options, results, label, resume))
         parsed = [a if isinstance(a, Arm) else parse_arm(a) for a in arms]
         plan = make_plan(scenarios, parsed, repeat)
         make_executor(executor, workers=workers, ray_address=ray_address)  # refuse bad ones now
@@ -234,8 +272,10 @@ class Run:
             check_portable(plan, options, executor)
         if budget_usd is not None and not budget_usd >= 0:
             raise RunError(f"--budget must be a number of dollars, at least 0; got {budget_usd}")
+        assert options.clock is not None
         run_config = dict(
             **dict(config or {}),
+            clock=options.clock.isoformat(),
             arms=[f"{a.name}={a.spec}" for a in parsed],
             repeat=repeat,
             scenarios=[s.scenario.id for s in scenarios],
@@ -326,6 +366,7 @@ async def run(
 
 
 __all__ = [
+    "CLOCK_ENV",
     "EXIT_FAILED",
     "EXIT_UNSCORED",
     "SCORED_TIERS",
@@ -335,5 +376,6 @@ __all__ = [
     "RunOutcome",
     "exit_code",
     "run",
+    "run_clock",
     "select_scenarios",
 ]

@@ -1,0 +1,145 @@
+"""kill -9 safe, proven: a run killed mid-way (twice) and resumed equals an uninterrupted one.
+
+Under each executor, ``proctor run`` is started in a subprocess, SIGKILLed once
+some attempts are on disk, resumed, killed again during the resume, and resumed
+to the end. Then no attempt may be lost, duplicated or half-written, web.jsonl
+holds each request once, nothing the killed legs started runs on, and the tree
+and summary equal those of an uninterrupted run of the same plan, times aside.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from executor_support import ARMS, SCENARIOS, summary_without_times, tree, web_lines
+
+from proctor.runner import OWNER_ENV
+
+pytestmark = pytest.mark.browser
+
+PROCTOR = Path(sys.executable).parent / "proctor"
+REPEAT = 2
+TOTAL = len(SCENARIOS) * len(ARMS) * REPEAT
+DEADLINE = 240.0
+
+
+def command(results: Path, label: str, extra: list[str], resume: bool = False) -> list[str]:
+    args = [str(PROCTOR), "run", "--only", ",".join(SCENARIOS), "--repeat", str(REPEAT)]
+    for arm in ARMS:
+        args += ["--arm", arm]
+    args += ["--results", str(results), "--label", label, "--retry-delays", "0", *extra]
+    return args + (["--resume"] if resume else [])
+
+
+def env() -> dict[str, str]:
+    return {**os.environ, "COLUMNS": "200", "PROCTOR_CLOCK": "2026-11-02T09:30:00+00:00"}
+
+
+def done_count(run_dir: Path) -> int:
+    return len(list((run_dir / "attempts").glob("*/*/attempt.json")))
+
+
+def start_time(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rfind(")") + 2 :].split()[19])
+
+
+def kill_when(args: list[str], run_dir: Path, at_least: int) -> str:
+    """Start ``args``; SIGKILL it once ``at_least`` attempts are done. Its owner mark."""
+    process = subprocess.Popen(
+        args, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    mark = f"{process.pid}:{start_time(process.pid)}"
+    deadline = time.monotonic() + DEADLINE
+    try:
+        while done_count(run_dir) < at_least:
+            assert process.poll() is None, f"the run ended before the kill: {process.stderr}"
+            assert time.monotonic() < deadline, "the run made no progress"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGKILL)
+    finally:
+        process.kill()
+        process.wait(30)
+    assert process.returncode == -signal.SIGKILL
+    assert done_count(run_dir) < TOTAL, "the kill came too late to cut the run"
+    return mark
+
+
+def marked_processes(marks: set[str]) -> list[int]:
+    """Processes still carrying one of the killed drivers' owner marks."""
+    found = []
+    wanted = {f"{OWNER_ENV}={m}".encode() for m in marks}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = set((entry / "environ").read_bytes().split(b"\0"))
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if environ & wanted and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    results = tmp_path_factory.mktemp("results")
+    done = subprocess.run(
+        command(results, "whole", []), env=env(), capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 1, done.stderr  # the null arm fails, as it must
+    return results / "whole"
+
+
+EXECUTORS = [
+    pytest.param([], id="inline"),
+    pytest.param(["--workers", "2"], id="pool"),
+    pytest.param(
+        ["--executor", "ray", "--workers", "2"],
+        id="ray",
+        marks=pytest.mark.skipif(
+            importlib.util.find_spec("ray") is None, reason="Ray is not installed"
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("extra", EXECUTORS)
+def test_killed_twice_and_resumed_equals_an_uninterrupted_run(
+    tmp_path: Path, uninterrupted: Path, extra: list[str]
+) -> None:
+    results = tmp_path / "results"
+    run_dir = results / "cut"
+    marks = {kill_when(command(results, "cut", extra), run_dir, 3)}
+    first = done_count(run_dir)
+    marks.add(kill_when(command(results, "cut", extra, resume=True), run_dir, first + 2))
+    finished = subprocess.run(
+        command(results, "cut", extra, resume=True),
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert finished.returncode == 1, finished.stderr
+    assert done_count(run_dir) == TOTAL
+    assert tree(run_dir) == tree(uninterrupted)
+    lines = web_lines(run_dir)
+    assert len(lines) == len(set(lines)), "a request is in web.jsonl twice"
+    assert lines == web_lines(uninterrupted)
+    assert summary_without_times(run_dir) == summary_without_times(uninterrupted)
+    assert not list(run_dir.rglob("*.tmp")) and not list(run_dir.glob("control-*.json"))
+    assert marked_processes(marks) == [], "a killed leg's processes run on"
+    info = json.loads((run_dir / "run.json").read_text())
+    legs = info["legs"]
+    assert len(legs) == 3 and legs[-1]["ended_at"] is not None
+    assert [leg["ended_at"] for leg in legs[:2]] == [None, None]  # killed legs never ended
+    assert info["started_at"] == pytest.approx(legs[0]["started_at"], abs=5)
