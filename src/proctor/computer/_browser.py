@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import BrowserContext, Download, Frame, Page, WebSocketRoute
+from playwright.async_api import (
+    BrowserContext,
+    Download,
+    Frame,
+    Page,
+    ViewportSize,
+    WebSocketRoute,
+)
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Route as PwRoute
 
@@ -139,14 +146,25 @@ class BrowserComputer:
     async def new_context(self, storage_state: str | None) -> None:
         """Open this attempt's browser context (again, on restart) with the seal's routes."""
         opts = self.options
+        viewport: ViewportSize = {"width": opts.viewport[0], "height": opts.viewport[1]}
+        # The blank context the host prepared while the last attempt ran, when there
+        # is one: it is fresh (no cookies, no storage), and gets this attempt's
+        # headers, viewport, routes and scripts below, before its first navigation.
+        spare = await self.host.take_spare() if storage_state is None else None
         try:
-            context = await self.host.browser.new_context(
-                viewport={"width": opts.viewport[0], "height": opts.viewport[1]},
-                extra_http_headers={opts.attempt_header: opts.attempt},
-                accept_downloads=True,
-                storage_state=storage_state,
-                service_workers="block",
-            )
+            if spare is not None:
+                context, blank = spare
+                await context.set_extra_http_headers({opts.attempt_header: opts.attempt})
+                await blank.set_viewport_size(viewport)
+            else:
+                blank = None
+                context = await self.host.browser.new_context(
+                    viewport=viewport,
+                    extra_http_headers={opts.attempt_header: opts.attempt},
+                    accept_downloads=True,
+                    storage_state=storage_state,
+                    service_workers="block",
+                )
         except PlaywrightError as exc:
             raise BrowserFault(f"could not open a browser context: {first_line(exc)}") from exc
         context.set_default_timeout(ACTION_TIMEOUT_MS)
@@ -167,7 +185,7 @@ class BrowserComputer:
         self.context = context
         self.pages = []
         self.active = 0
-        page = await context.new_page()
+        page = blank if blank is not None else await context.new_page()
         if page not in self.pages:
             self._on_page(page)
 

@@ -7,10 +7,10 @@ import contextlib
 import os
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from proctor.computer._netns import SealedNetwork
@@ -72,6 +72,36 @@ class BrowserHost:
     resolver_rules: str
     sealed: bool = False
     """Whether Chromium runs in the private network (``_netns.SealedNetwork``)."""
+    _spare: asyncio.Task[tuple[BrowserContext, Page]] | None = field(default=None, repr=False)
+
+    def prepare_spare(self) -> None:
+        """Start making a blank context and tab for the next attempt, off its critical path.
+
+        It is made with nothing of any attempt in it (no routes, headers or
+        scripts yet: the attempt adds its own before its first navigation) and is
+        never given to more than one attempt.
+        """
+        if self._spare is None:
+            self._spare = asyncio.ensure_future(self._blank())
+
+    async def _blank(self) -> tuple[BrowserContext, Page]:
+        context = await self.browser.new_context(accept_downloads=True, service_workers="block")
+        try:
+            return context, await context.new_page()
+        except BaseException:
+            with contextlib.suppress(PlaywrightError):
+                await context.close()
+            raise
+
+    async def take_spare(self) -> tuple[BrowserContext, Page] | None:
+        """The prepared blank context and tab, or None (none prepared, or it failed)."""
+        spare, self._spare = self._spare, None
+        if spare is None:
+            return None
+        try:
+            return await asyncio.wait_for(spare, CLOSE_TIMEOUT)
+        except (PlaywrightError, TimeoutError):
+            return None
 
     def process_ids(self) -> tuple[int | None, int | None]:
         """(Chromium's main process, the Playwright driver that started it), from /proc.
@@ -96,6 +126,11 @@ class BrowserHost:
 
     async def close(self) -> None:
         """Close Chromium and the driver; bounded, even when either one is dead or hung."""
+        if self._spare is not None:
+            self._spare.cancel()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self._spare, 1)
+            self._spare = None
         with contextlib.suppress(PlaywrightError, TimeoutError):
             await asyncio.wait_for(self.browser.close(), CLOSE_TIMEOUT)
         with contextlib.suppress(PlaywrightError, TimeoutError):

@@ -193,6 +193,7 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
     try:
         with phases.phase("setup"):
             computer = await _computer_up(worker, item, up)
+        worker.host.prepare_spare()  # the next attempt's context, made while this one runs
         if worker.options.screenshots:
             with phases.phase("before_png"):
                 before = await computer.screenshot_bytes()
