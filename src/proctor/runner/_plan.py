@@ -155,8 +155,11 @@ def _check_decoys(scenarios: Sequence[LoadedScenario], arms: Sequence[Arm]) -> N
         if lacking:
             first = lacking[0]
             theirs = ", ".join(d.name for d in first.decoys) or "none"
+            names = ", ".join(s.id for s in lacking[:5])
+            if len(lacking) > 5:
+                names += f" and {len(lacking) - 5} more"
             raise RunError(
                 f"--arm {arm.name}={arm.spec}: no decoy {decoy!r} in "
-                f"{', '.join(s.id for s in lacking)} ({first.id}'s decoys: {theirs}); "
+                f"{names} ({first.id}'s decoys: {theirs}); "
                 "pick scenarios that have it (--only), or drop this arm"
             )
