@@ -49,6 +49,22 @@ def test_tree_pss_sums_the_driver_and_the_child_by_kind(child: subprocess.Popen[
     assert _scale.kind_of(os.getpid(), os.getpid()) == "driver"
 
 
+def test_kind_of_argv_reads_chromium_rewritten_command_lines() -> None:
+    kind = _scale.kind_of_argv
+    assert kind([b"/usr/lib/chromium/chromium", b"--headless", b""]) == "chromium browser"
+    rewritten = b"/usr/lib/chromium/chromium --type=renderer --lang=en-US"
+    assert kind([rewritten, b""]) == "chromium renderer"
+    assert kind([b"/x/playwright/driver/node", b"cli.js", b"run-driver", b""]) == (
+        "playwright driver (node)"
+    )
+    assert kind([b"/work/.venv/bin/python3", b"-c", b"..."]) == "worker (python)"
+    assert kind([b"/work/.venv/bin/python", b"-u", b"/x/site-packages/ray/dashboard/agent.py"]) == (
+        "ray daemon (python)"
+    )
+    assert kind([b"ray::_ActorWorker", b""]) == "ray worker (python)"
+    assert kind([b""]) == "other"
+
+
 def test_sampler_keeps_the_peak(child: subprocess.Popen[bytes]) -> None:
     with _scale.PssSampler(interval=0.05) as sampler:
         time.sleep(0.3)
@@ -71,6 +87,12 @@ def test_peak_is_the_largest_total() -> None:
     )
 
 
+def test_tree_cpu_seconds_grows() -> None:
+    before = _scale.tree_cpu_seconds()
+    sum(i * i for i in range(200_000))
+    assert _scale.tree_cpu_seconds() >= before
+
+
 def test_busy_share_and_cpu_times() -> None:
     assert _scale.busy_share((10, 100), (40, 200)) == pytest.approx(0.3)
     assert _scale.busy_share((10, 100), (10, 100)) == 0.0
@@ -82,10 +104,11 @@ def test_span_and_throughput_arithmetic() -> None:
     # Two workers: attempts at 100-102 and 100.5-103, then 102-104.
     span = _scale.span_of([(100.0, 2.0), (100.5, 2.5), (102.0, 2.0)])
     assert span == pytest.approx(4.0)
-    leg = _scale.Leg("pool2", attempts=3, wall=6.0, span=span, busy=0.5)
+    leg = _scale.Leg("pool2", attempts=3, wall=6.0, span=span, busy=0.5, cpu=9.0)
     assert leg.throughput == pytest.approx(0.5)
     assert leg.steady == pytest.approx(0.75)
     assert leg.startup_share == pytest.approx(1 / 3)
+    assert leg.cores == pytest.approx(1.5)
     with pytest.raises(ValueError):
         _scale.span_of([])
 
@@ -121,6 +144,7 @@ def test_render_gives_ratios_of_the_same_run() -> None:
         report
     )
     assert "chromium renderer +90" in report
+    assert "ray 2 vs pool 2 peak tree PSS: 1.53x (+310 MiB: chromium renderer +310)" in report
 
 
 def test_render_says_why_ray_was_skipped() -> None:

@@ -143,3 +143,38 @@ def test_killed_twice_and_resumed_equals_an_uninterrupted_run(
     assert len(legs) == 3 and legs[-1]["ended_at"] is not None
     assert [leg["ended_at"] for leg in legs[:2]] == [None, None]  # killed legs never ended
     assert info["started_at"] == pytest.approx(legs[0]["started_at"], abs=5)
+
+
+def test_ctrl_c_ends_the_attempts_in_flight_reaps_and_exits_130(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    run_dir = results / "int"
+    process = subprocess.Popen(
+        command(results, "int", ["--workers", "2"]),
+        env=env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    mark = f"{process.pid}:{start_time(process.pid)}"
+    try:
+        deadline = time.monotonic() + DEADLINE
+        while done_count(run_dir) < 2:
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(90) == 130
+    finally:
+        process.kill()
+        process.wait(30)
+    cut = done_count(run_dir)
+    assert cut < TOTAL
+    assert marked_processes({mark}) == [], "Ctrl-C left a worker, browser or driver running"
+    assert not list(run_dir.rglob("*.tmp"))
+    finished = subprocess.run(
+        command(results, "int", ["--workers", "2"], resume=True),
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert finished.returncode == 1, finished.stderr
+    assert done_count(run_dir) == TOTAL

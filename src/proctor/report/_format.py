@@ -42,6 +42,14 @@ def secs(value: float | None) -> str:
     return f"{value:.0f} s" if float(value).is_integer() else f"{value:.1f} s"
 
 
+def faults(kinds: dict[str, int]) -> str:
+    """``2 (browser 1, worker 1)``: faulted tries by kind, or 0."""
+    total = sum(kinds.values())
+    if not total:
+        return "0"
+    return f"{total} (" + ", ".join(f"{k} {n}" for k, n in kinds.items()) + ")"
+
+
 def when(timestamp: float) -> str:
     """A Unix time as local ``YYYY-MM-DD HH:MM``."""
     return dt.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")

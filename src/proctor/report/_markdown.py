@@ -20,14 +20,6 @@ def counts_line(summary: RunSummary) -> str:
     return line
 
 
-def faults_cell(kinds: dict[str, int]) -> str:
-    """``2 (browser 1, worker 1)``: faulted tries by kind, or 0."""
-    total = sum(kinds.values())
-    if not total:
-        return "0"
-    return f"{total} (" + ", ".join(f"{k} {n}" for k, n in kinds.items()) + ")"
-
-
 def _cell(value: object) -> str:
     return safe(str(value).replace("\n", " ")).replace("|", "\\|")
 
@@ -65,7 +57,7 @@ def results_section(summary: RunSummary) -> list[str]:
                 f.secs(m.median_seconds),
                 f.pct(m.flip_rate),
                 m.infra_errors,
-                faults_cell(m.infra_faults),
+                f.faults(m.infra_faults),
             ]
         )
     lines = ["## Results", "", *table(header, rows), ""]

@@ -148,6 +148,11 @@ class _PoolSlot:
         except WorkerLost:
             await self.kill()
             raise
+        except asyncio.CancelledError:
+            # Ctrl-C or a deadline mid-try: the worker is still busy with it, and its
+            # reply would be read as the next one's; it goes with its browser.
+            await asyncio.shield(self.kill())
+            raise
         return result
 
     async def _exit_code(self) -> int | None:

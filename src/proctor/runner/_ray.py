@@ -116,6 +116,9 @@ class _RaySlot:
             await self.start()
         try:
             result: TryResult = await self._actor.run.remote(order)
+        except asyncio.CancelledError:
+            await asyncio.shield(self.kill())  # Ctrl-C or a deadline: the actor goes
+            raise
         except ray.exceptions.RayActorError as exc:
             await self.kill()
             raise WorkerLost(_first(exc)) from exc
