@@ -158,6 +158,24 @@ async def test_a_provider_timeout_is_an_infra_fault_never_scored(
     assert record.model == "gpt-4.1-mini"
 
 
+async def test_an_injected_provider_500_is_retried_recorded_and_never_scored(
+    worker: Worker, suite: dict[str, LoadedScenario], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The third model call of the first try answers 500 on every client retry.
+    monkeypatch.setenv("PROCTOR_INJECT", "header-enumeration:provider@3")
+    r = await run(
+        worker, suite["header-enumeration"], [*clicks()[:2], *clicks()],
+        lambda rp: openai_arm(rp, "+retries=1"), repeat=5,
+    )  # fmt: skip
+    record = r.record
+    assert record.result == "passed", record.failed_checks
+    (fault,) = record.infra_faults
+    assert (fault.try_number, fault.kind) == (1, "provider")
+    assert "HTTP 500: injected" in fault.message and "after 2 tries" in fault.message
+    # The faulted try's two calls are not in the record: only the graded try's six are.
+    assert record.planner_calls == 6 and r.replay.remaining == 0
+
+
 async def test_anthropic_arm_with_a_plan(worker: Worker, suite: dict[str, LoadedScenario]) -> None:
     usage = (500, 40, 1500, 0)
     steps = [
