@@ -1,15 +1,18 @@
-"""python -m bench [--n N] [--warmup W]: harness overhead per attempt vs the Playwright floor."""
+"""python -m bench [--n N] [--warmup W] [--no-scale]: harness overhead per attempt vs the
+Playwright floor, then the scale-out figures (throughput and memory as workers are added)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 import tempfile
 from pathlib import Path
 
 from bench import _world
 from bench._measure import measure
 from bench._report import render
+from bench._scale import measure_scale, render_scale
 from proctor.runner import RunOptions, Worker
 from proctor.world import all_sites
 
@@ -18,6 +21,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--n", type=int, default=20, help="measured rounds (default 20)")
     parser.add_argument("--warmup", type=int, default=3, help="unmeasured rounds first (3)")
+    parser.add_argument(
+        "--scale",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also run the scale bench: pool 1 vs 2 workers, Ray, PSS (a few minutes; default on)",
+    )
     args = parser.parse_args(argv)
     if args.n < 1 or args.warmup < 0:
         parser.error("--n must be at least 1 and --warmup at least 0")
@@ -35,10 +44,20 @@ async def _run(n: int, warmup: int) -> str:
     return render(samples)
 
 
+def _log(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Run the bench and print its report."""
+    """Run the bench and print its report; exit 1 when the Ray leg could not run."""
     args = _args(argv)
     print(asyncio.run(_run(args.n, args.warmup)), flush=True)
+    if not args.scale:
+        return
+    result = asyncio.run(measure_scale(_log))
+    print("", render_scale(result), sep="\n", flush=True)
+    if result.ray_error is not None:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

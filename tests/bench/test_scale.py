@@ -66,7 +66,7 @@ def test_kind_of_argv_reads_chromium_rewritten_command_lines() -> None:
 
 
 def test_sampler_keeps_the_peak(child: subprocess.Popen[bytes]) -> None:
-    with _scale.PssSampler(interval=0.05) as sampler:
+    with _scale.PssSampler(interval=0.05, pss_every=1) as sampler:
         time.sleep(0.3)
     peak = sampler.peak
     assert peak.samples >= 2
@@ -87,10 +87,24 @@ def test_peak_is_the_largest_total() -> None:
     )
 
 
-def test_tree_cpu_seconds_grows() -> None:
-    before = _scale.tree_cpu_seconds()
-    sum(i * i for i in range(200_000))
-    assert _scale.tree_cpu_seconds() >= before
+def test_parse_stat_survives_odd_command_names() -> None:
+    tail = " ".join(str(n) for n in range(4, 53))  # fields 4.. hold their own field number
+    stat = _scale.parse_stat(f"123 (a) b (c) S {tail}\n")
+    assert (stat.ppid, stat.ticks, stat.start) == (4, 14 + 15, 22)
+    own = _scale.stats()[os.getpid()]
+    assert own.ppid == os.getppid()
+
+
+def test_sampler_counts_the_cpu_of_a_busy_child() -> None:
+    # 0.3 s of CPU however loaded the machine, then a pause so a sample sees it all.
+    busy = "import time\nwhile time.process_time() < 0.3: pass\ntime.sleep(0.5)"
+    with _scale.PssSampler(interval=0.05) as sampler:
+        proc = subprocess.Popen([sys.executable, "-c", busy])
+        try:
+            proc.wait(timeout=30)
+        finally:
+            proc.kill()
+    assert sampler.cpu_seconds >= 0.25
 
 
 def test_busy_share_and_cpu_times() -> None:
@@ -123,17 +137,19 @@ def test_kinds_delta_largest_first() -> None:
     ]
 
 
-def _leg(name: str, wall: float, span: float, kib: int) -> _scale.Leg:
+def _leg(name: str, wall: float, span: float, kib: int, cpu: float = 48.0) -> _scale.Leg:
     peak = _scale.PssPeak(kib=kib, kinds={"chromium renderer": kib}, processes=5, samples=40)
-    return _scale.Leg(name, attempts=24, wall=wall, span=span, busy=0.9, peak=peak)
+    return _scale.Leg(
+        name, attempts=24, wall=wall, span=span, busy=0.9, cpu=cpu, peak=peak, sampler_cpu=0.48
+    )
 
 
 def test_render_gives_ratios_of_the_same_run() -> None:
     mib = _scale.KIB_PER_MIB
     legs = {
         "pool1": _leg("pool1", 40.0, 36.0, 500 * mib),
-        "pool2": _leg("pool2", 25.0, 20.0, 590 * mib),
-        "ray2": _leg("ray2", 30.0, 21.0, 900 * mib),
+        "pool2": _leg("pool2", 25.0, 20.0, 590 * mib, cpu=60.0),
+        "ray2": _leg("ray2", 30.0, 21.0, 900 * mib, cpu=72.0),
     }
     report = _scale.render_scale(_scale.ScaleResult(legs, scenarios=12))
     assert "scale: 24 attempts per executor, same plan (12 scenarios x 2 repeats" in report
@@ -144,6 +160,11 @@ def test_render_gives_ratios_of_the_same_run() -> None:
         report
     )
     assert "chromium renderer +90" in report
+    assert "CPU seconds per attempt, against pool1's: pool1 1.00x, pool2 1.25x, ray2 1.50x" in (
+        report
+    )
+    assert "CPUs the run's own tree kept busy (sampled): pool1 1.20, pool2 2.40" in report
+    assert "own share of a run's CPU: at most 1.0%" in report
     assert "ray 2 vs pool 2 peak tree PSS: 1.53x (+310 MiB: chromium renderer +310)" in report
 
 
