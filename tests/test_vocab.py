@@ -75,7 +75,7 @@ def test_the_guards_emit_exactly_the_guard_reasons() -> None:
 def test_infra_faults_are_recorded_with_every_fault_kind() -> None:
     faults = [ProviderFault("429"), SetupFault("seed"), FixtureFault("500"), BrowserFault("crash")]
     assert [_fault_kind(e) for e in faults] == ["provider", "setup", "fixture", "browser"]
-    assert sorted(vocab.FAULT_KINDS) == ["browser", "fixture", "provider", "setup"]
+    assert sorted(vocab.FAULT_KINDS) == ["browser", "fixture", "provider", "setup", "worker"]
 
 
 def test_sites_and_the_loop_use_only_the_crossing_kinds() -> None:

@@ -97,6 +97,14 @@ async def lines(agent: AgentProcess, count: int) -> list[str]:
     ]
 
 
+async def reparented(pid: int) -> None:
+    """Wait (bounded) until ``pid``'s parent is this process, the subreaper."""
+    deadline = time.monotonic() + DEADLINE
+    while ppid(pid) != os.getpid():
+        assert time.monotonic() < deadline, f"{pid} was not re-parented to the harness"
+        await asyncio.sleep(0.01)
+
+
 def ppid(pid: int) -> int:
     text = Path(f"/proc/{pid}/stat").read_text()
     return int(text[text.rfind(")") + 2 :].split()[1])
@@ -106,8 +114,8 @@ async def test_a_setsid_escape_is_ended_and_reported_as_escaped() -> None:
     async with agent_of(ESCAPE, None) as agent:
         escaped_pid, ready = await lines(agent, 2)
         pid = int(escaped_pid)
-        assert ready == "ready"  # the subshell has exited: the sleep is re-parented by now
-        assert ppid(pid) == os.getpid()
+        assert ready == "ready"  # the subshell is exiting: the sleep is re-parented soon
+        await reparented(pid)
         assert pid not in tree(agent.pid)  # what the old scan missed
         assert pid in marked(agent.mark)
         ended = await end_tree(agent.process, mark=agent.mark, grace=1.0)

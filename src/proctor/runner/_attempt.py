@@ -193,12 +193,12 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
     try:
         with phases.phase("setup"):
             computer = await _computer_up(worker, item, up)
-        worker.host.prepare_spare()  # the next attempt's context, made while this one runs
         if worker.options.screenshots:
             with phases.phase("before_png"):
                 before = await computer.screenshot_bytes()
             if before is not None:
                 artifacts["before.png"] = before
+        worker.host.prepare_spare()  # the next attempt's context, made while the agent runs
         with phases.phase("agent"):
             outcome, error = await _drive(up.agent, up.scenario, computer)
             account = _account(up.agent)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import os
@@ -18,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 import proctor
-from proctor.errors import RunError, StorageError
+from proctor.errors import ProctorError, RunError, StorageError
 from proctor.records import AttemptRecord, RunInfo, check_label, make_dirs, write_model_atomic
 from proctor.runner._budget import Budget
 from proctor.runner._executor import Executor, InlineExecutor
@@ -163,7 +164,9 @@ async def execute(
                 progress(item, None)
 
         # What dead runs under the same results folder left running (a kill -9) ends now.
-        await asyncio.to_thread(clean, find_leftovers(run_dir.parent))
+        make_dirs(run_dir)
+        with contextlib.suppress(ProctorError):  # never a reason not to run
+            await asyncio.to_thread(clean, find_leftovers(run_dir.parent))
         claim(run_dir, "driver")
         try:
             slots = await executor.open(run_dir, options, clock)

@@ -13,7 +13,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-
 from bench import _scale
 
 
