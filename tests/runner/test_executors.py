@@ -54,7 +54,7 @@ async def test_inline_pool_and_ray_write_the_same_tree(
 ) -> None:
     if not HAS_RAY:
         pytest.skip("Ray is not installed (pip install 'proctor[ray]')")
-    picked = [suite[s] for s in SCENARIOS]
+    picked = [suite[s] for s in SCENARIOS[:2]]
     seen: dict[str, object] = {}
     for executor, workers in (("inline", 1), ("pool", 2), ("ray", 2)):
         outcome = await run(
@@ -75,7 +75,7 @@ async def test_inline_pool_and_ray_write_the_same_tree(
         )
         assert not (folder / "scratch").exists()
         assert not list(folder.glob("control-*.json"))
-    assert len(seen["inline"][1]) == len(SCENARIOS) * len(ARMS) * 2  # type: ignore[index]
+    assert len(seen["inline"][1]) == len(picked) * len(ARMS) * 2  # type: ignore[index]
     assert seen["pool"] == seen["inline"]
     assert seen["ray"] == seen["inline"]
 
