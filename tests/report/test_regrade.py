@@ -94,7 +94,7 @@ def test_regrade_reproduces_verdicts_then_follows_an_edited_check(tmp_path: Path
 
     scenario.write_text(SCENARIO.replace("TOPIC", "sales"))
     edited = cli.invoke(app, ["regrade", "base", "--label", "edited", *common])
-    assert edited.exit_code == 0, edited.output
+    assert edited.exit_code == 1, edited.output  # a verdict changed: a CI job must see it
     assert "2 verdict(s) changed" in edited.output
     assert _verdicts(results, "edited") == [
         ("regrade-probe/oracle-1", "failed", ["submitted"]),

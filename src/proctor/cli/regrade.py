@@ -58,7 +58,11 @@ def regrade(
     targets: TargetsOpt = None,
     results: ResultsOpt = Path("results"),
 ) -> None:
-    """Re-run the current checks on a run's stored end states, with no agent, as a new run."""
+    """Re-run the current checks on a run's stored end states, with no agent, as a new run.
+
+    Exit codes: 0 every verdict holds; 1 a verdict changed (the checks or the
+    scenarios moved under the stored runs: review before trusting old numbers).
+    """
     if new_label is not None:
         check_label(new_label)
     bars = load_targets(targets)
@@ -95,3 +99,5 @@ def regrade(
     print_metrics(summary, console)
     print_paths(paths, console)
     print_diagnose(summary.causes, str(run_dir), console)
+    if changed:
+        raise typer.Exit(1)

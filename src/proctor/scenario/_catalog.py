@@ -44,8 +44,15 @@ class Catalog:
         """Scenarios filtered by tier and id, in catalog order.
 
         Raises:
-            ScenarioError: when ``only`` names an id that does not exist.
+            ScenarioError: when ``tiers`` names a tier that does not exist, or
+                ``only`` an id that does not exist.
         """
+        bad_tiers = [t for t in tiers if t not in TIERS]
+        if bad_tiers:
+            raise ScenarioError(
+                f"--tier {', '.join(repr(t) for t in bad_tiers)}: not a tier; "
+                f"use {', '.join(TIERS)}"
+            )
         unknown = [sid for sid in only if sid not in self.scenarios]
         if unknown:
             import difflib
