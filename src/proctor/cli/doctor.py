@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -34,40 +35,81 @@ class Finding:
     ok: bool
     detail: str
     fix: str | None = None
+    """A command that mends exactly this failure (``--fix`` runs it)."""
+    hint: str | None = None
+    """What to do when no command can (shown, never run)."""
+
+
+CHROMIUM_VERSION = re.compile(r"\b(Chromium|Google Chrome|Chrome)\s+\d+\.")
 
 
 def _chromium() -> Finding:
     from proctor.computer.browser import FIX, chromium_version, find_chromium
 
+    chosen = os.environ.get("PROCTOR_CHROMIUM")
+    # apt-get cannot mend a PROCTOR_CHROMIUM that points at the wrong file.
+    fix = None if chosen else FIX
+    hint = (
+        f"PROCTOR_CHROMIUM={chosen}: point it at a Chromium binary, or unset it to use "
+        "Debian's (apt-get install -y chromium)"
+        if chosen
+        else None
+    )
     binary = find_chromium()
     if binary is None:
-        return Finding("chromium", False, "no Chromium binary found", FIX)
+        return Finding("chromium", False, "no Chromium binary found", fix, hint)
     ver = chromium_version(binary)
     if ver is None:
-        return Finding("chromium", False, f"{binary} does not run", FIX)
+        return Finding("chromium", False, f"{binary} does not run or prints no version", fix, hint)
+    if not CHROMIUM_VERSION.search(ver):
+        return Finding(
+            "chromium",
+            False,
+            f"{binary} is not Chromium: --version printed {ver[:80]!r}",
+            fix,
+            hint,
+        )
     return Finding("chromium", True, f"{binary} ({ver})")
 
 
 def _launch() -> Finding:
+    """Playwright launches the resolved Chromium, loads a fixture page, reads its aria tree."""
     from proctor.computer.browser import FIX, launch
     from proctor.errors import ProctorError
+    from proctor.world import DOMAIN, FixtureServer, all_sites
 
     async def probe() -> str:
-        host = await launch(9, "proctor.test")
+        server = FixtureServer(all_sites().values())
+        await server.start()
         try:
-            page = await host.browser.new_page()
-            await page.set_content("<title>ok</title>")
-            return await page.title()
+            host = await launch(server.port, DOMAIN)
+            try:
+                page = await host.browser.new_page()
+                response = await page.goto(f"{server.base_url}/", wait_until="load")
+                if response is None or response.status != 200:
+                    status = response.status if response is not None else "no response"
+                    raise OSError(f"the fixture index answered {status}")
+                return await page.locator("body").aria_snapshot()
+            finally:
+                await host.close()
         finally:
-            await host.close()
+            await server.stop()
 
+    chosen = os.environ.get("PROCTOR_CHROMIUM")
+    fix = None if chosen else FIX
     try:
-        title = asyncio.run(asyncio.wait_for(probe(), 60))
+        tree = asyncio.run(asyncio.wait_for(probe(), 90))
     except (ProctorError, TimeoutError, OSError) as exc:
-        return Finding("playwright launch", False, str(exc).splitlines()[0], FIX)
+        return Finding("browser", False, str(exc).splitlines()[0] or type(exc).__name__, fix)
     except Exception as exc:  # Playwright's driver failing to start
-        return Finding("playwright launch", False, f"{type(exc).__name__}: {exc}", PIP_FIX)
-    return Finding("playwright launch", title == "ok", "Playwright drove Chromium to a page")
+        detail = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        return Finding("browser", False, detail, PIP_FIX)
+    if not tree.strip():
+        return Finding("browser", False, "the fixture page's aria snapshot was empty", fix)
+    lines = len(tree.splitlines())
+    return Finding(
+        "browser", True, f"Playwright loaded a fixture page; its aria snapshot has {lines} lines"
+    )
 
 
 def _seal() -> Finding:
@@ -154,6 +196,8 @@ def doctor(
             problems += 1
             if finding.fix:
                 console.print(f"     fix: {markup(finding.fix)}")
+            if finding.hint:
+                console.print(f"     do: {markup(finding.hint)}")
     if problems:
         console.print(
             f"{problems} problem(s)" + ("" if fix else "; `proctor doctor --fix` runs the fixes")
