@@ -84,7 +84,6 @@ async def test_inline_pool_and_ray_write_the_same_tree(
     ("inject", "kind"),
     [
         ("browser@done", "browser"),  # Chromium dies after done, before the end-state reads
-        ("browser@1", "browser"),
         ("driver@1", "browser"),  # the Playwright driver (node) dies mid-attempt
         ("fixture@1", "fixture"),
     ],

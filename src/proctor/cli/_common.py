@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
 
 from proctor.scenario import Catalog, load_catalog
 from proctor.world import all_sites
@@ -19,6 +24,30 @@ OnlyOpt = Annotated[
     str | None, typer.Option("--only", help="Only these scenario ids, comma-separated.")
 ]
 ResultsOpt = Annotated[Path, typer.Option("--results", help="Results folder.")]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print JSON for scripts (shape: README, Output for scripts).")
+]
+
+
+def emit_json(value: object) -> None:
+    """One JSON document on stdout, for scripts: never wrapped, cut or styled."""
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2, default=str) + "\n")
+    sys.stdout.flush()
+
+
+def print_whole(out: Console, table: Table) -> None:
+    """Print ``table`` at least as wide as its whole columns need: a narrow terminal or a
+    pipe gets long lines, never a cut id."""
+    need = Measurement.get(out, out.options.update_width(10_000), table).minimum
+    if need > out.width:
+        out.width = need
+    out.print(table)
+
+
+def add_whole_column(table: Table, name: str, values: list[str]) -> None:
+    """A column that never cuts or wraps its values (ids, labels), whatever the width:
+    the other columns wrap instead."""
+    table.add_column(name, no_wrap=True, min_width=max((len(v) for v in values), default=1))
 
 
 def catalog(scenarios: list[Path] | None, *, shipped: bool = True) -> Catalog:

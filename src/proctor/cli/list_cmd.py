@@ -5,19 +5,49 @@ from __future__ import annotations
 from rich.table import Table
 
 from proctor._text import console, markup
-from proctor.cli._common import ScenariosOpt, TierOpt, catalog
+from proctor.cli._common import (
+    JsonOpt,
+    ScenariosOpt,
+    TierOpt,
+    add_whole_column,
+    catalog,
+    emit_json,
+    print_whole,
+)
 
 
-def list_scenarios(tier: TierOpt = None, scenarios: ScenariosOpt = None) -> None:
-    """List scenarios: id, tier, category, status and title."""
+def list_scenarios(
+    tier: TierOpt = None, scenarios: ScenariosOpt = None, json: JsonOpt = False
+) -> None:
+    """List scenarios: id, tier, category, status and title.
+
+    ``--json`` prints ``{"scenarios": [{"id", "tier", "category", "status", "title",
+    "path"}], "count": N}``.
+    """
     picked = catalog(scenarios).select(tiers=tier or [])
+    if json:
+        rows = [
+            {
+                "id": s.scenario.id,
+                "tier": s.scenario.tier,
+                "category": s.scenario.category,
+                "status": s.scenario.status,
+                "title": s.scenario.title,
+                "path": str(s.path),
+            }
+            for s in picked
+        ]
+        emit_json({"scenarios": rows, "count": len(rows)})
+        return
     table = Table(show_edge=False)
-    for column in ("id", "tier", "category", "status", "title"):
+    ids = [loaded.scenario.id for loaded in picked]
+    add_whole_column(table, "id", ids)
+    for column in ("tier", "category", "status", "title"):
         table.add_column(column)
     for loaded in picked:
         s = loaded.scenario
         # A title is the scenario author's text: shown, never obeyed as markup or escapes.
         table.add_row(*(markup(v) for v in (s.id, s.tier, s.category, s.status, s.title)))
     out = console()
-    out.print(table)
+    print_whole(out, table)
     out.print(f"{len(picked)} scenario(s)")

@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from rich.table import Table
 
 from proctor._text import console as safe_console
 from proctor._text import markup
-from proctor.cli._common import ResultsOpt
+from proctor.cli._common import JsonOpt, ResultsOpt, add_whole_column, emit_json, print_whole
 from proctor.report import list_runs, when
 
 
-def runs(results: ResultsOpt = Path("results")) -> None:
-    """List run labels, oldest first, with date, arms, counts and headline numbers."""
+def runs(results: ResultsOpt = Path("results"), json: JsonOpt = False) -> None:
+    """List run labels, oldest first, with date, arms, counts and headline numbers.
+
+    ``--json`` prints ``{"runs": [{"label", "started_at", "arms", "scenarios",
+    "counts", "headline", "note"}]}`` (``started_at`` in Unix seconds or null).
+    """
     listings = list_runs(results)
+    if json:
+        emit_json({"runs": [dataclasses.asdict(run) for run in listings]})
+        return
     console = safe_console()
     if not listings:
         console.print(f"no runs under {markup(results)}/; `proctor run` makes one", highlight=False)
         return
     table = Table(show_edge=False)
-    for column in ("label", "date", "arms", "scenarios", "results", "headline"):
+    add_whole_column(table, "label", [run.label for run in listings])
+    for column in ("date", "arms", "scenarios", "results", "headline"):
         table.add_column(column)
     for run in listings:
         table.add_row(
@@ -31,5 +40,5 @@ def runs(results: ResultsOpt = Path("results")) -> None:
             markup(run.counts + (f" ({run.note})" if run.note else "")),
             "\n".join(markup(line) for line in run.headline),
         )
-    console.print(table)
+    print_whole(console, table)
     console.print(f"{len(listings)} run(s) under {markup(results)}/", highlight=False)
