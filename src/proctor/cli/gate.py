@@ -59,6 +59,13 @@ RetriesOpt = Annotated[int, typer.Option("--retries", min=0, help="Infra-fault r
 DryRunOpt = Annotated[
     bool, typer.Option("--dry-run", help="Print the plan and its power; run and judge nothing.")
 ]
+RequirePowerOpt = Annotated[
+    bool,
+    typer.Option(
+        "--require-power",
+        help="A GO from a plan too small to ever reach NO-GO by rule (a) is INCONCLUSIVE.",
+    ),
+]
 
 
 def _console() -> Console:
@@ -91,6 +98,7 @@ class GateArgs:
     top_ups: bool
     retries: int
     dry_run: bool = False
+    require_power: bool = False
 
 
 _SHARED: tuple[tuple[str, Any, Any], ...] = (
@@ -104,6 +112,7 @@ _SHARED: tuple[tuple[str, Any, Any], ...] = (
     ("top_ups", TopUpsOpt, True),
     ("retries", RetriesOpt, 2),
     ("dry_run", DryRunOpt, False),
+    ("require_power", RequirePowerOpt, False),
 )
 """The options of every gate command, once: (name, typer annotation, default)."""
 
@@ -143,6 +152,7 @@ def gate_job(baseline: SideSpec, candidate: SideSpec, args: GateArgs) -> int:
     # Imported here: the statistics load scipy, which every other command can do without.
     from proctor.compare import (
         CANARY,
+        SEED_RULES,
         ScenarioInfo,
         invalidate_edited,
         keep_scenarios,
@@ -195,6 +205,7 @@ def gate_job(baseline: SideSpec, candidate: SideSpec, args: GateArgs) -> int:
         gate=gate.hashes(),
         repeat=repeat,
         top_ups=top_ups,
+        rules=dataclasses.replace(SEED_RULES, require_power=args.require_power),
     )
     job.check()
     console.print(

@@ -17,6 +17,7 @@ RULE_TITLES: dict[Rule, str] = {
     "c": "rule (c), a paired fall across gate scenarios",
     "few-attempts": "too few attempts",
     "drop-under-10": "a drop judged on fewer than ten attempts",
+    "underpowered": "the plan could never reach NO-GO (--require-power)",
     "go": "no rule fired",
 }
 """How the text names each rule."""

@@ -22,6 +22,7 @@ Rule = Literal[
     "c",
     "few-attempts",
     "drop-under-10",
+    "underpowered",
     "go",
 ]
 """Which rule fired. a, b, c are the NO-GO rules; go means none fired."""
@@ -69,6 +70,9 @@ class GateRules:
     """Scenario id of the harness canary."""
     canary_failures: int = 2
     """This many canary failures (both sides together) and nothing is scored."""
+    require_power: bool = False
+    """``--require-power``: a GO from a plan that could never reach NO-GO by rule (a)
+    is INCONCLUSIVE (rule ``underpowered``): a gate that cannot fail proves nothing."""
     class_min_more: int = 3
     """A failure class is listed with at least this many more failures than baseline..."""
     class_min_points: int = 5

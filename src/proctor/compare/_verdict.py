@@ -333,6 +333,10 @@ def gate_verdict(
         decision, findings, also = "INCONCLUSIVE", short, []
     else:
         decision, findings, also = "GO", [], []
+    power = _power(stats, rules)
+    if decision == "GO" and rules.require_power and power is not None and power.underpowered:
+        text = "--require-power: " + power.text().splitlines()[0]
+        decision, findings = "INCONCLUSIVE", [Finding("underpowered", "INCONCLUSIVE", text)]
     return Verdict(
         decision=decision,
         rule=findings[0].rule if findings else "go",
@@ -340,7 +344,7 @@ def gate_verdict(
         also=tuple(also),
         scenarios=stats,
         paired=paired,
-        power=_power(stats, rules),
+        power=power,
         failure_classes=_failure_classes(baseline, candidate, rules, classify),
         top_ups=() if validity else _top_ups(stats, rules),
         notes=tuple(notes),
