@@ -92,6 +92,7 @@ CauseKind = Literal[
     "tool_limit",
     "planner_error",
     "agent_error",
+    "agent_crashed",
     "step_failed",
     "guard",
     "boundary",
@@ -105,8 +106,10 @@ CauseKind = Literal[
 
 setup: set-up faulted on every try. timeout, tool_limit (tool-call or step
 limit): a limit ended the run. planner_error: unusable model replies.
-agent_error: the agent crashed. step_failed: a scripted step failed. guard: a
-loop guard stopped it. boundary: the loop stopped at a boundary for review.
+agent_error: the agent crashed. agent_crashed: a command agent exited
+with a nonzero code (or a signal) without calling done. step_failed: a
+scripted step failed. guard: a loop guard stopped it. boundary: the loop
+stopped at a boundary for review.
 no_done: it ended without calling done (a command that exited, a policy that
 gave up). no_actions: it finished without any computer action. wrong_outcome:
 it finished and a check failed. unknown: a stored stop reason this version does

@@ -21,6 +21,7 @@ import pytest
 
 from proctor.agents.command import CommandAgent
 from proctor.records import AttemptRecord
+from proctor.report import cause_of
 from proctor.runner import Arm, PlanItem, Worker, attempt_folder, parse_arm, run_attempt
 from proctor.scenario import LoadedScenario, Scenario, load_scenario
 from proctor.world import all_sites
@@ -189,6 +190,22 @@ async def test_command_that_exits_without_done_records_exited(
     assert output(trace, "stdout") == ["started"]
     assert output(trace, "stderr") == ["giving up"]
     assert [e["code"] for e in trace if e["kind"] == "command_end"] == [3]
+    # The record explains itself: the code, stderr's end, and the cause agent_crashed.
+    assert (record.exit_code, record.stderr_tail) == (3, "giving up\n")
+    cause = cause_of(record)
+    assert cause is not None and cause.cause == "agent_crashed"
+    assert cause.detail == ("the command exited without calling done (exit 3); stderr: giving up")
+
+
+async def test_a_long_stderr_keeps_its_last_4_kb_in_the_record(
+    worker: Worker, tmp_path: Path
+) -> None:
+    loaded = scenario_file(tmp_path, "mcp-noisy", "{seconds: 30}")
+    script = "import sys; sys.stderr.write('x' * 10000 + '\\nthe real error\\n'); sys.exit(1)"
+    arm = parse_arm(f"noisy=command:{sys.executable} -c {shlex.quote(script)}")
+    record = await run(worker, loaded, arm)
+    assert record.exit_code == 1 and record.stderr_tail is not None
+    assert len(record.stderr_tail) == 4096 and record.stderr_tail.endswith("the real error\n")
 
 
 class Sink:

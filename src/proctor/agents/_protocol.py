@@ -75,6 +75,8 @@ class Outcome:
         cost_usd: Dollars spent, None when unknown.
         detail: Why the run stopped, in a sentence.
         needs_review: The run stopped at a boundary for a person to decide.
+        exit_code: A ``command:`` agent's exit code (negative: the signal that ended it).
+        stderr_tail: The last ``STDERR_TAIL`` bytes of a ``command:`` agent's stderr.
     """
 
     stop_reason: RunStopReason
@@ -84,6 +86,8 @@ class Outcome:
     planner_calls: int = 0
     tokens: dict[str, int] = field(default_factory=dict)
     cost_usd: float | None = 0.0
+    exit_code: int | None = None
+    stderr_tail: str | None = None
 
 
 class Agent(Protocol):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import shlex
@@ -50,6 +51,8 @@ LINES_MAX = 5000
 """Lines kept per stream; later ones are counted, not kept."""
 DRAIN_TIMEOUT = 2.0
 """Seconds to finish reading the pipes after the process tree ended."""
+STDERR_TAIL = 4096
+"""Bytes of the end of a command's stderr kept in attempt.json (all of it is in the trace)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,7 @@ class CommandAgent:
         agent: AgentProcess | None = None
         hold: Path | None = None
         pumps: list[asyncio.Task[None]] = []
+        tail = bytearray()
         try:
             jail, hold = _jail_for(computer)
             agent = await spawn(self.command, self._env(brief, url, computer), jail)
@@ -90,7 +94,7 @@ class CommandAgent:
             pumps = [
                 asyncio.create_task(_feed(process, brief)),
                 asyncio.create_task(_pump(stdout, "stdout", computer)),
-                asyncio.create_task(_pump(stderr, "stderr", computer)),
+                asyncio.create_task(_pump(stderr, "stderr", computer, tail)),
             ]
             outcome = await self._until_end(agent, lane)
         finally:
@@ -98,7 +102,9 @@ class CommandAgent:
             if hold is not None:  # empty: the jail moved the scratch folder off it
                 with contextlib.suppress(OSError):
                     hold.rmdir()
-        return outcome
+        code = agent.process.returncode if agent is not None else None
+        text = bytes(tail).decode("utf-8", errors="replace")
+        return dataclasses.replace(outcome, exit_code=code, stderr_tail=text or None)
 
     async def _until_end(self, agent: AgentProcess, lane: McpLane) -> Outcome:
         exited = asyncio.ensure_future(agent.exited.wait())
@@ -112,7 +118,7 @@ class CommandAgent:
         if end is None:
             return Outcome(
                 stop_reason="exited",
-                detail="the command exited without calling done (its code is in the trace)",
+                detail="the command exited without calling done",
             )
         if end.reason == "done" or isinstance(end.error, LimitReached):
             # The lane refuses every later call; this grace only lets the agent read the
@@ -193,8 +199,11 @@ async def _feed(process: asyncio.subprocess.Process, brief: str) -> None:
         stdin.close()
 
 
-async def _pump(stream: asyncio.StreamReader, kind: str, computer: Computer) -> None:
-    """Copy a pipe into the trace, one event per line, each and in all bounded."""
+async def _pump(
+    stream: asyncio.StreamReader, kind: str, computer: Computer, tail: bytearray | None = None
+) -> None:
+    """Copy a pipe into the trace, one event per line, each and in all bounded; ``tail``
+    keeps its last ``STDERR_TAIL`` bytes."""
     kept = dropped = 0
     buffer = b""
     skipping = False  # inside a line too long to keep whole
@@ -211,6 +220,9 @@ async def _pump(stream: asyncio.StreamReader, kind: str, computer: Computer) -> 
         kept += 1
 
     while chunk := await stream.read(65536):
+        if tail is not None:
+            tail += chunk
+            del tail[:-STDERR_TAIL]
         buffer += chunk
         *lines, buffer = buffer.split(b"\n")
         for raw in lines:

@@ -340,6 +340,12 @@ class AttemptRecord(_Record):
         default=None, description="Why a skipped attempt was not run (budget); None otherwise."
     )
     error: str | None = None
+    exit_code: int | None = Field(
+        default=None, description="A command agent's exit code (negative: the signal)."
+    )
+    stderr_tail: str | None = Field(
+        default=None, description="The last 4 KB of a command agent's stderr."
+    )
     end_state: EndState = Field(default_factory=EndState)
 
     @model_validator(mode="before")

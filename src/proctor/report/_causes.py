@@ -17,6 +17,7 @@ LABELS: Mapping[CauseKind, str] = {
     "tool_limit": "tool limit",
     "planner_error": "planner error",
     "agent_error": "agent error",
+    "agent_crashed": "agent crashed",
     "step_failed": "scripted step failed",
     "guard": "guard stop",
     "boundary": "boundary stop",
@@ -133,6 +134,15 @@ def _no_done(record: AttemptRecord) -> str:
     return f"{said}; {_wrong_outcome(record)}"
 
 
+def _crashed(record: AttemptRecord) -> str:
+    """Its exit code and the last line of its stderr (all of it is in the trace)."""
+    code = record.exit_code
+    how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit {code}"
+    lines = [line for line in (record.stderr_tail or "").splitlines() if line.strip()]
+    said = f"; stderr: {_short(lines[-1], 200)}" if lines else "; nothing on stderr"
+    return f"the command exited without calling done ({how}){said}"
+
+
 def _step_failed(record: AttemptRecord) -> str:
     """The scripted agent's own sentence (which step of the script, and its error)."""
     return record.stop_detail or last_tool_error(record) or record.error or "a scripted step failed"
@@ -156,6 +166,8 @@ def cause_of(record: AttemptRecord) -> Cause | None:
                 return Cause("no_actions", None, f"stop reason {reason}, no action taken")
             return Cause("wrong_outcome", None, _wrong_outcome(record))
         case "no_done":
+            if reason == "exited" and record.exit_code not in (None, 0):
+                return Cause("agent_crashed", None, _crashed(record))
             return Cause("no_done", split, _no_done(record))
         case "step_failed":
             return Cause("step_failed", None, _step_failed(record))

@@ -259,6 +259,8 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
         agent_seconds=timing.phases.get("agent", 0.0),
         timings=timing.phases,
         error=error,
+        exit_code=outcome.exit_code,
+        stderr_tail=outcome.stderr_tail,
         end_state=end,
     )
     up.recorder.event("graded", result=record.result, failed=record.failed_checks)
