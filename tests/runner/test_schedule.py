@@ -38,6 +38,9 @@ class FakeSlot:
     ran: list[tuple[str, int]] = field(default_factory=list)
     kills: int = 0
 
+    async def ready(self) -> None:
+        return None
+
     async def run(self, order: WorkOrder) -> TryResult:
         item = order.item()
         self.ran.append((item.attempt_id, order.try_number))

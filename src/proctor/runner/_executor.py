@@ -100,6 +100,15 @@ class Slot(Protocol):
 
     name: str
 
+    async def ready(self) -> None:
+        """Start the worker if it is not running (after a loss or a kill), outside any
+        try's deadline.
+
+        Raises:
+            RunError: the worker could not start.
+        """
+        ...
+
     async def run(self, order: WorkOrder) -> TryResult:
         """Run the try.
 
@@ -150,9 +159,12 @@ class _InlineSlot:
             raise
         self.worker = worker
 
-    async def run(self, order: WorkOrder) -> TryResult:
+    async def ready(self) -> None:
         if self.worker is None:
             await self.start()
+
+    async def run(self, order: WorkOrder) -> TryResult:
+        await self.ready()
         assert self.worker is not None
         return await run_try(self.worker, order.item(), order.try_number)
 

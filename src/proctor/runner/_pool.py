@@ -140,9 +140,12 @@ class _PoolSlot:
             raise RunError(f"worker {self.name}: {payload}")
         return payload
 
-    async def run(self, order: WorkOrder) -> TryResult:
+    async def ready(self) -> None:
         if self._process is None:
             await self.start()
+
+    async def run(self, order: WorkOrder) -> TryResult:
+        await self.ready()
         try:
             result: TryResult = await self._call(("try", order))
         except WorkerLost:

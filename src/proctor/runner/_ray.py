@@ -110,10 +110,13 @@ class _RaySlot:
             await self.kill()
             raise RunError(f"worker {self.name} did not start within {START_TIMEOUT:g}s") from exc
 
-    async def run(self, order: WorkOrder) -> TryResult:
-        ray = _ray()
+    async def ready(self) -> None:
         if self._actor is None:
             await self.start()
+
+    async def run(self, order: WorkOrder) -> TryResult:
+        ray = _ray()
+        await self.ready()
         try:
             result: TryResult = await self._actor.run.remote(order)
         except asyncio.CancelledError:

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from proctor.errors import RunError
 from proctor.records import InfraFault
 from proctor.runner._attempt import finish_attempt
 from proctor.runner._budget import Budget
@@ -128,6 +129,10 @@ async def _timed(slot: Slot, attempt: _Attempt, options: RunOptions) -> TryResul
     """One try on ``slot`` under its deadline; a lost or late worker is a ``worker`` fault."""
     order = WorkOrder.of(attempt.item, attempt.next_try)
     limit = deadline_of(attempt.item, options)
+    try:
+        await slot.ready()  # a new worker's start-up is not the try's time
+    except RunError as exc:
+        return InfraFault(try_number=order.try_number, kind="worker", message=str(exc))
     try:
         return await asyncio.wait_for(slot.run(order), limit)
     except TimeoutError:
