@@ -275,6 +275,7 @@ class PlannerCall(_Record):
     status: PlannerStatus = "ok"
     tool: str | None = Field(default=None, description="The tool the reply called.")
     error: str | None = Field(default=None, description="Why the reply was not usable.")
+    reply_text: str = Field(default="", description="The reply's text, besides any tool call.")
     recorded: bool = Field(
         default=False, description="Served by the replay provider: a recording, not a model."
     )

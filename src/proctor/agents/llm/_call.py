@@ -146,6 +146,7 @@ class Ledger:
             status=status,
             tool=tool,
             error=error,
+            reply_text=reply.text,
             recorded=reply.recording is not None,
         )
         self.calls.append(call)
