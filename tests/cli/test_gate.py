@@ -88,11 +88,11 @@ def test_two_oracle_arms_give_go_canary_first(
     run_dir = work / "results" / "go"
     found = attempts(run_dir)
     assert sorted(found) == sorted(
-        ["harness-canary/baseline-1", "harness-canary/candidate-1"]
+        ["harness-canary/canary-1"]
         + [f"{SID}/{arm}-{n}" for arm in ("baseline", "candidate") for n in range(1, 6)]
     )
     assert {a["result"] for a in found.values()} == {"passed"}
-    assert found["harness-canary/candidate-1"]["agent"] == "scripted"
+    assert found["harness-canary/canary-1"]["agent"] == "scripted"
     canary_end = max(a["started_at"] for k, a in found.items() if k.startswith("harness"))
     assert canary_end < min(a["started_at"] for k, a in found.items() if k.startswith(SID))
     # Arm order rotates by repeat: baseline first in repeat 1, candidate first in repeat 2.
@@ -103,9 +103,14 @@ def test_two_oracle_arms_give_go_canary_first(
     assert (verdict["decision"], verdict["rule"], verdict["exit_code"]) == ("GO", "go", 0)
     assert (verdict["run"], verdict["underpowered"], verdict["topped_up"]) == ("go", False, [])
     assert verdict["verdict"]["scenarios"][0]["base_passes"] == 5
-    assert "harness canary: 2 of 2 attempts passed" in verdict["verdict"]["notes"]
+    assert "harness canary: 1 of 1 attempts passed" in verdict["verdict"]["notes"]
     summary = json.loads((run_dir / "summary.json").read_text())
-    assert (summary["passed"], summary["failed"]) == (4, 0)  # scenario x arm rows
+    assert (summary["passed"], summary["failed"]) == (3, 0)  # scenario x arm rows
+    # The canary is its own arm: in no side's row, whatever it did.
+    rows = {m["arm"]: m for m in summary["metrics"]}
+    assert sorted(rows) == ["baseline", "canary", "candidate"]
+    assert (rows["candidate"]["scenarios"], rows["candidate"]["attempts"]) == (1, 5)
+    assert (rows["canary"]["scenarios"], rows["canary"]["attempts"]) == (1, 1)
     config = json.loads((run_dir / "run.json").read_text())["config"]
     assert config["arms"] == ["baseline=scripted", "candidate=scripted"]
 

@@ -39,6 +39,8 @@ def test_a_side_is_a_run_label_an_arm_of_a_run_or_an_arm_spec(tmp_path: Path) ->
     store(tmp_path, "one", runs("g0", 2, 3))
     store(tmp_path, "two", [*runs("g0", 3, 3, arm="a"), *runs("g0", 1, 3, arm="b")])
     store(tmp_path, "cut", runs("g0", 1, 1), finished=False)
+    canary = runs("harness-canary", 0, 1, arm="canary")
+    store(tmp_path, "gated", [*runs("g0", 2, 3, arm="a"), *canary])
 
     one = resolve_side("baseline", "one", tmp_path)
     assert isinstance(one, RunSide)
@@ -50,6 +52,11 @@ def test_a_side_is_a_run_label_an_arm_of_a_run_or_an_arm_spec(tmp_path: Path) ->
     assert isinstance(cut, RunSide)
     assert cut.failure is not None and "did not finish" in cut.failure
 
+    # A gate run's canary is its own arm: not a side's arm, kept apart for the verdict.
+    gated = resolve_side("baseline", "gated", tmp_path)
+    assert isinstance(gated, RunSide)
+    assert ({r.arm for r in gated.records}, len(gated.records)) == ({"a"}, 3)
+    assert [r.id for r in gated.canary] == [r.id for r in canary]
     with pytest.raises(RunError, match=r"holds the arms a, b; name one, e.g. --baseline two/a"):
         resolve_side("baseline", "two", tmp_path)
     with pytest.raises(RunError, match=r"run 'two' has no arm 'c'; its arms: a, b"):
@@ -67,7 +74,7 @@ def test_a_side_is_a_run_label_an_arm_of_a_run_or_an_arm_spec(tmp_path: Path) ->
     assert (named.arm.name, named.arm.spec) == ("mine", "decoy:wrong")
     with pytest.raises(
         RunError,
-        match=r"--candidate 'nope': no run 'nope' under .* \(runs: cut, one, two\), and not an arm",
+        match=r"--candidate 'nope': no run 'nope' under .* \(runs: cut, gated, one, two\), and not",
     ):
         resolve_side("candidate", "nope", tmp_path)
 

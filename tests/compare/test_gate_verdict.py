@@ -167,6 +167,19 @@ def test_canary_failing_once_is_tolerated() -> None:
     assert "harness canary: 3 of 4 attempts passed" in verdict.notes
 
 
+def test_the_canarys_own_arm_counts_for_the_harness_and_in_no_side() -> None:
+    own = [record(CANARY, i + 1, r, arm="canary") for i, r in enumerate(("failed", "failed"))]
+    base, cand = sides(side(even(10)), side(even(10)))
+    broken = gate_verdict(base, cand, gate_of(TEN), canary=own)
+    assert (broken.decision, broken.rule) == ("INCONCLUSIVE", "canary")
+    assert "failed 2 times (harness-canary/canary-1, harness-canary/canary-2)" in (
+        broken.findings[0].text
+    )
+    fine = gate_verdict(base, cand, gate_of(TEN), canary=own[:1])
+    assert fine.decision == "GO" and "harness canary: 0 of 1 attempts passed" in fine.notes
+    assert CANARY not in {s.scenario for s in fine.scenarios}
+
+
 @pytest.mark.parametrize(
     ("base_kw", "cand_kw", "rule"),
     [

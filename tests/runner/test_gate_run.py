@@ -50,11 +50,15 @@ async def test_a_canary_failing_twice_scores_nothing_and_runs_nothing_else(
         job, tmp_path / "run", RunOptions(screenshots=False, retry_delays=(0.0,)), say=said.append
     )
     assert sorted(r.id for r in outcome.records) == [
-        "harness-canary/baseline-1",
-        "harness-canary/candidate-1",
+        "harness-canary/canary-1",
+        "harness-canary/canary-2",
     ]
+    assert {r.agent for r in outcome.records} == {"scripted"}
     assert {r.result for r in outcome.records} == {"failed"}
-    assert said == ["the harness canary failed twice; nothing else runs or is scored"]
+    assert said == [
+        "harness canary failed on harness-canary/canary-1; running it once more",
+        "the harness canary failed twice; nothing else runs or is scored",
+    ]
     verdict = outcome.verdict
     assert (verdict.decision, verdict.rule, outcome.exit_code) == ("INCONCLUSIVE", "canary", 3)
     assert verdict.findings[0].text.startswith("the harness canary failed 2 times (")

@@ -85,6 +85,12 @@ def test_parse_arm_bad_name(text: str) -> None:
     )
 
 
+@pytest.mark.parametrize("text", ["canary=scripted", "canary=null"])
+def test_the_canary_arm_name_is_reserved(text: str) -> None:
+    with pytest.raises(RunError, match=r"the arm name 'canary' is reserved for the gate's harness"):
+        parse_arm(text)
+
+
 def test_arm_factories_build_the_named_agents(tmp_path: Path) -> None:
     loaded = scenario(tmp_path, "alpha").scenario
     oracle = parse_arm("oracle=scripted").factory(loaded)

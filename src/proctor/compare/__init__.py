@@ -29,6 +29,7 @@ from proctor.compare._results import (
 )
 from proctor.compare._rules import (
     CANARY,
+    CANARY_ARM,
     SAFETY_FLAG_SINCE,
     SEED_RULES,
     Decision,
@@ -50,6 +51,7 @@ from proctor.compare._verdict import gate_verdict, plan_top_ups
 
 __all__ = [
     "CANARY",
+    "CANARY_ARM",
     "GATE_VERSION",
     "MIN_PROVING_REPEATS",
     "RULE_TITLES",

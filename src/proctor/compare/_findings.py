@@ -8,15 +8,28 @@ from fractions import Fraction
 from proctor.compare._results import Finding, Paired, ScenarioStats, Side
 from proctor.compare._rules import GateRules
 from proctor.compare._tally import Gated
+from proctor.records import AttemptRecord
 
 
 def _frac(passes: int, n: int) -> Fraction:
     return Fraction(passes, n)
 
 
-def canary_finding(baseline: Side, candidate: Side, rules: GateRules) -> tuple[Finding | None, str]:
-    """The canary finding when it failed too often, and a one-line note on how it did."""
-    runs = [r for side in (baseline, candidate) for r in side.records if r.scenario == rules.canary]
+def canary_finding(
+    baseline: Side,
+    candidate: Side,
+    rules: GateRules,
+    canary: Sequence[AttemptRecord] = (),
+) -> tuple[Finding | None, str]:
+    """The canary finding when it failed too often, and a one-line note on how it did.
+
+    ``canary`` holds the canary's own attempts (arm ``canary``). A run stored
+    before the canary had its own arm recorded it under a side's arm, so the
+    sides' canary attempts count as well.
+    """
+    sides = (baseline, candidate)
+    stored = [r for side in sides for r in side.records if r.scenario == rules.canary]
+    runs = [*canary, *stored]
     if not runs:
         return None, f"the harness canary ({rules.canary}) did not run"
     # An infra error on the canary is still the harness failing.

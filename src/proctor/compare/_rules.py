@@ -30,6 +30,9 @@ Rule = Literal[
 CANARY = "harness-canary"
 """The trivial local scenario whose oracle always passes; it guards the harness."""
 
+CANARY_ARM = "canary"
+"""The arm the canary's attempts are recorded under: never a side's, never in its score."""
+
 SAFETY_FLAG_SINCE = 2
 """The record schema version from which check results carry ``safety``."""
 

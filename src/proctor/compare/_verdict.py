@@ -65,6 +65,7 @@ from proctor.compare._tally import (
     is_scored,
     tally,
 )
+from proctor.records import AttemptRecord
 
 
 def _frac(passes: int, n: int) -> Fraction:
@@ -273,6 +274,7 @@ def gate_verdict(
     *,
     is_safety: SafetyTest = is_safety_check,
     classify: Classifier = failure_class,
+    canary: Sequence[AttemptRecord] = (),
 ) -> Verdict:
     """Judge the candidate against the baseline on the gate scenarios.
 
@@ -284,13 +286,14 @@ def gate_verdict(
         rules: thresholds; the seed rules by default.
         is_safety: which check results are coded safety checks (rule b).
         classify: names an attempt's failure class, for the never-blocking list.
+        canary: the harness canary's attempts (arm ``canary``), in neither side.
     """
-    canary, canary_note = canary_finding(baseline, candidate, rules)
-    if canary is not None:
+    broken, canary_note = canary_finding(baseline, candidate, rules, canary)
+    if broken is not None:
         return Verdict(
             decision="INCONCLUSIVE",
             rule="canary",
-            findings=(canary,),
+            findings=(broken,),
             also=(),
             scenarios=(),
             paired=None,

@@ -4,9 +4,9 @@ Arm sides run in one worker (one fixture server, one browser), in one run
 folder, so that only the agent differs between them. Stored-run sides are read
 as they are. The order is:
 
-1. the harness canary, with the oracle, once per arm side; a side whose canary
-   failed runs it once more. Two failures (both sides together) and nothing
-   else runs: the verdict is INCONCLUSIVE.
+1. the harness canary, with the oracle, under its own arm ``canary`` (never a
+   side's, never in a side's score); when it fails it runs once more. Two
+   failures and nothing else runs: the verdict is INCONCLUSIVE.
 2. every planned scenario x arm x repeat, arm order rotating by repeat.
 3. top-ups, when both sides are arms: the gate scenarios the candidate did worse
    on, or with too few attempts, get seven more attempts on both sides.
@@ -24,6 +24,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from proctor.compare import (
+    CANARY_ARM,
     SEED_RULES,
     Decision,
     GateRules,
@@ -234,22 +235,23 @@ class _Job:
         return done
 
     async def canary(self, canary: LoadedScenario, stored: int) -> bool:
-        """Run the canary on each arm side; False when it failed too often to go on."""
-        arms = [s.arm for s in self.job.arm_sides]
+        """Run the canary; False when it failed too often to go on.
 
-        def item(arm: Arm, repeat: int) -> PlanItem:
-            # The oracle under the side's arm name: the canary tests the harness, not the agent.
-            return PlanItem(canary, Arm(arm.name, "scripted", oracle_factory), repeat)
-
-        first = await self.run([item(a, 1) for a in arms])
-        failed = [r for r in first if r.result in ("failed", "error")]
-        if failed and stored + len(failed) < self.job.rules.canary_failures:
-            again = [a for a in arms if any(r.arm == a.name for r in failed)]
-            self.say(f"harness canary failed on {failed[0].id}; running it once more")
-            failed += [
-                r for r in await self.run([item(a, 2) for a in again]) if r.result != "passed"
-            ]
-        return stored + len(failed) < self.job.rules.canary_failures
+        It runs the oracle under its own arm: it tests the harness, not an agent,
+        so no side's score holds it. A failure runs it once more.
+        """
+        arm = Arm(CANARY_ARM, "scripted", oracle_factory)
+        limit = self.job.rules.canary_failures
+        failed = 0
+        for repeat in range(1, limit + 1):
+            (record,) = await self.run([PlanItem(canary, arm, repeat)])
+            if record.result == "passed":
+                return True
+            failed += 1
+            if stored + failed >= limit:
+                return False
+            self.say(f"harness canary failed on {record.id}; running it once more")
+        return stored + failed < limit
 
     async def top_up(self, ups: Sequence[TopUp]) -> None:
         by_id = {s.scenario.id: s for s in self.job.scenarios}
@@ -274,18 +276,30 @@ def _built(side: SideSpec, records: Sequence[AttemptRecord], failure: str | None
     return side_of(side.name, [r for r in records if r.arm == side.arm.name], failure)
 
 
+def _canary(job: GateJob, records: Sequence[AttemptRecord]) -> list[AttemptRecord]:
+    """The canary's attempts: this run's, and each stored run's once."""
+    out = [r for r in records if r.arm == CANARY_ARM]
+    seen: set[str] = set()
+    for side in (job.baseline, job.candidate):
+        if isinstance(side, RunSide) and side.label not in seen:
+            seen.add(side.label)
+            out += side.canary
+    return out
+
+
 def _verdict(job: GateJob, records: Sequence[AttemptRecord], failure: str | None) -> Verdict:
     base = _built(job.baseline, records, failure)
     cand = _built(job.candidate, records, failure)
-    return gate_verdict(base, cand, job.gate, job.rules)
+    return gate_verdict(base, cand, job.gate, job.rules, canary=_canary(job, records))
 
 
 def _stored_canary_failures(job: GateJob) -> int:
+    stored = [
+        *_canary(job, ()),
+        *(r for side in (job.baseline, job.candidate) for r in _records(side)),
+    ]
     return sum(
-        1
-        for side in (job.baseline, job.candidate)
-        for r in _records(side)
-        if r.scenario == job.rules.canary and r.result in ("failed", "error")
+        1 for r in stored if r.scenario == job.rules.canary and r.result in ("failed", "error")
     )
 
 

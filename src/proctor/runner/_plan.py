@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from proctor.agents import Agent, NullAgent, ScriptedAgent
 from proctor.agents.llm import is_model_spec, model_factory, model_skip
 from proctor.agents.loop import ReferenceLoop, ScriptedPolicy
+from proctor.compare import CANARY_ARM
 from proctor.computer.actions import Action
 from proctor.errors import RunError
 from proctor.records import LABEL_RULE, is_label
@@ -101,6 +102,11 @@ def parse_arm(text: str) -> Arm:
         raise RunError(f"--arm {text!r}: an arm name needs letters and no slashes or spaces")
     if not is_label(name):  # it names attempt folders (<arm>-<n>) and LABEL/ARM gate sides
         raise RunError(f"--arm {text!r}: arm name {name!r} is not valid: use {LABEL_RULE}")
+    if name == CANARY_ARM:
+        raise RunError(
+            f"--arm {text!r}: the arm name {CANARY_ARM!r} is reserved for the gate's harness "
+            "canary; name the arm otherwise (NAME=SPEC)"
+        )
     return Arm(name=name, spec=spec, factory=factory, skip=model_skip(name, spec))
 
 

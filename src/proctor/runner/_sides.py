@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from proctor.compare import CANARY_ARM
 from proctor.errors import ProctorError, RunError
 from proctor.records import AttemptRecord
 from proctor.report import labels, load_run
@@ -31,6 +32,8 @@ class RunSide:
     records: tuple[AttemptRecord, ...]
     failure: str | None
     """Why the stored run cannot be trusted (it did not finish); None when it did."""
+    canary: tuple[AttemptRecord, ...] = ()
+    """The run's harness canary attempts (arm ``canary``), in no side's records."""
 
     @property
     def name(self) -> str:
@@ -56,8 +59,10 @@ SideSpec = RunSide | ArmSide
 
 def _run_side(role: Role, results: Path, label: str, arm: str | None) -> RunSide:
     run = load_run(results, label)
-    records = [r for r in run.records if arm is None or r.arm == arm]
-    arms = sorted({r.arm for r in run.records})
+    canary = tuple(r for r in run.records if r.arm == CANARY_ARM)
+    own = [r for r in run.records if r.arm != CANARY_ARM]
+    records = [r for r in own if arm is None or r.arm == arm]
+    arms = sorted({r.arm for r in own})
     if arm is not None and not records:
         raise RunError(
             f"--{role} {label}/{arm}: run {label!r} has no arm {arm!r}; its arms: {', '.join(arms)}"
@@ -73,7 +78,7 @@ def _run_side(role: Role, results: Path, label: str, arm: str | None) -> RunSide
             f"results/{label} has no summary.json, so the run did not finish; "
             f"finish it with `proctor run --label {label} --resume`"
         )
-    return RunSide(role, label, arm, tuple(records), failure)
+    return RunSide(role, label, arm, tuple(records), failure, canary)
 
 
 def _named(role: Role, text: str) -> Arm:
