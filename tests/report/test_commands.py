@@ -123,6 +123,23 @@ def test_report_command_rebuilds_files_from_records(tmp_path: Path) -> None:
     assert [[b.met for b in m.bars] for m in summary.metrics] == [[True], [True]]
     assert summary.targets == str(targets)
 
+    # Any recorded median is a bar, tool_calls included; one that doesn't apply shows –.
+    targets.write_text(
+        '[[bars]]\nmetric = "tool_calls"\nop = "<="\ntarget = 8\n'
+        '[[bars]]\nmetric = "pass^5"\nop = ">="\ntarget = 0.5\n'
+    )
+    out = CliRunner().invoke(
+        app, ["report", "a", "--targets", str(targets), "--results", str(results)]
+    )
+    assert out.exit_code == 0, out.output
+    summary = RunSummary.model_validate_json((results / "a" / "summary.json").read_text())
+    assert [[(b.metric, b.applies) for b in m.bars] for m in summary.metrics] == [
+        [("tool_calls", True), ("pass^5", False)]
+    ] * 2
+    assert "tool calls ≤ 8" in out.output and "–" in out.output
+    report_md = (results / "a" / "report.md").read_text()
+    assert "| oracle | ✓ 0 | – | 1/1 |" in report_md
+
 
 def test_runs_lists_labels_with_headline(tmp_path: Path) -> None:
     results = tmp_path / "results"

@@ -46,8 +46,12 @@ class Computer(Protocol):
         """Run one action; a failed action comes back as a Step with an error."""
         ...
 
-    async def observe(self) -> Observation:
-        """The observed page with refs, the tabs and the last error."""
+    async def observe(self, *, auto: bool = False) -> Observation:
+        """The observed page with refs, the tabs and the last error.
+
+        ``auto``: the loop observes for the agent (counted as an observation, not
+        a tool call); an agent's own request leaves it False.
+        """
         ...
 
     async def marking(self, action: Action) -> str | None:

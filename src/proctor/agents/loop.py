@@ -78,7 +78,7 @@ class ReferenceLoop:
 
     async def run(self, brief: str, computer: Computer) -> Outcome:
         history: list[Turn] = []
-        obs = await computer.observe()
+        obs = await computer.observe(auto=True)
         decisions = 0
         while True:
             if self.boundaries:
@@ -127,7 +127,7 @@ class ReferenceLoop:
                     Stop("lease_revoked", f"{action.op} was refused: {step.error}"),
                     review=True,
                 )
-            obs = await computer.observe()
+            obs = await computer.observe(auto=True)
             after = fingerprint(obs)
             focus_only = after != before and fingerprint(obs, focus=False) == before_content
             history.append(

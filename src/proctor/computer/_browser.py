@@ -303,9 +303,15 @@ class BrowserComputer:
 
     # ----- observing --------------------------------------------------------
 
-    async def observe(self, *, count: bool = True) -> Observation:
-        """The active tab as the agent sees it: url, tabs, aria snapshot with refs."""
-        if count:
+    async def observe(self, *, auto: bool = False) -> Observation:
+        """The active tab as the agent sees it: url, tabs, aria snapshot with refs.
+
+        ``auto`` marks the loop's own observation for the agent: it counts as an
+        observation, not as one of the agent's tool calls.
+        """
+        if auto:
+            self.recorder.count_observation()
+        else:
             self.recorder.count_call()
         self._check_alive()
         return await _observe.observe(self)

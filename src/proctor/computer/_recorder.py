@@ -17,9 +17,14 @@ from proctor.records import Step, TraceEvent
 class Recorder:
     """Counts tool calls, steps and primitive inputs, and stops at the limits.
 
+    ``tool_calls`` are the agent's own calls to the toolset: every action, and
+    every observation the agent asked for. The observations the harness's loop
+    makes for an agent, after each action, are ``observations``: they count
+    against no limit (one follows each action, which the step limit bounds).
+
     Attributes:
-        tool_calls: Limit on calls to the toolset (observations included).
-        steps: Limit on actions.
+        tool_calls_limit: Limit on the agent's own calls to the toolset.
+        steps_limit: Limit on actions.
     """
 
     tool_calls_limit: int
@@ -27,6 +32,7 @@ class Recorder:
     steps: list[Step] = field(default_factory=list)
     events: list[TraceEvent] = field(default_factory=list)
     tool_calls: int = 0
+    observations: int = 0
     actions: int = 0
     inputs: int = 0
     on_step: Callable[[Step], None] | None = None
@@ -45,6 +51,10 @@ class Recorder:
             self.actions += 1
             if op in INPUT_OPS:
                 self.inputs += 1
+
+    def count_observation(self) -> None:
+        """Count one observation the loop made for the agent (never a tool call)."""
+        self.observations += 1
 
     def next_index(self) -> int:
         return len(self.steps)

@@ -320,7 +320,12 @@ class AttemptRecord(_Record):
     checks: list[CheckResult] = Field(default_factory=list)
     failed_checks: list[str] = Field(default_factory=list)
     steps: list[Step] = Field(default_factory=list)
-    tool_calls: int = 0
+    tool_calls: int = Field(
+        default=0, description="The agent's own calls to the toolset: actions and its observes."
+    )
+    observations: int = Field(
+        default=0, description="Observations the harness's loop made for the agent."
+    )
     inputs: int = Field(default=0, description="Primitive inputs delivered to pages.")
     planner_calls: int = 0
     tokens: dict[str, int] = Field(default_factory=dict)

@@ -38,11 +38,20 @@ class ScenarioRow(_Record):
 class Bar(_Record):
     """One target bar checked against one row: a cell marked ✓ or ✗."""
 
-    metric: str = Field(description="success, pass^K, planner_calls, tokens, cost_usd, seconds.")
+    metric: str = Field(
+        description="success, pass^K, or a median: planner_calls, tokens, cost_usd, seconds, "
+        "tool_calls, observations, inputs."
+    )
     op: Literal[">=", ">", "<=", "<"]
     target: float
     value: float | None = Field(description="The row's value; None when unknown (shown n/a).")
-    met: bool = Field(description="True only when the value is known and meets the target.")
+    met: bool = Field(description="True only when the bar applies and its value meets the target.")
+    applies: bool = Field(
+        default=True,
+        description="False when the row has no such number: pass^K with fewer than K repeats, "
+        "or planner calls, tokens or $ for an agent that plans with no model and reports none. "
+        "Shown as –, and counted neither met nor unmet.",
+    )
 
 
 class MetricRow(_Record):
@@ -74,6 +83,20 @@ class MetricRow(_Record):
     median_tokens: float | None
     median_cost_usd: float | None = Field(description="None when any attempt's cost is unknown.")
     median_seconds: float | None
+    median_tool_calls: float | None = Field(
+        default=None, description="The agent's own tool calls per attempt (observes included)."
+    )
+    median_observations: float | None = Field(
+        default=None, description="The loop's observations for the agent, per attempt."
+    )
+    median_inputs: float | None = Field(
+        default=None, description="Primitive inputs delivered to pages, per attempt."
+    )
+    planner: bool = Field(
+        default=True,
+        description="Whether the row's agent plans with a model or reports its usage: the "
+        "planner calls, tokens and $ bars apply only then.",
+    )
     total_planner_calls: int
     total_tokens: int
     total_cost_usd: float | None = Field(description="None when any attempt's cost is unknown.")
@@ -85,6 +108,11 @@ class MetricRow(_Record):
         default_factory=list, description="Scenarios that both passed and failed."
     )
     bars: list[Bar] = Field(default_factory=list)
+
+    def bars_met(self) -> tuple[int, int]:
+        """(bars met, bars that apply): a bar that does not apply is in neither."""
+        counted = [b for b in self.bars if b.applies]
+        return sum(b.met for b in counted), len(counted)
 
 
 class RunStep(_Record):

@@ -9,12 +9,17 @@ from proctor.records import Bar, MetricRow, ScenarioRow
 
 NA = "n/a"
 OP_SIGNS = {">=": "≥", ">": ">", "<=": "≤", "<": "<"}
+NOT_APPLICABLE = "–"
+"""A bar that does not apply to a row: no such number, so neither met nor unmet."""
 METRIC_NAMES = {
     "success": "success",
     "planner_calls": "planner calls",
     "tokens": "tokens",
     "cost_usd": "$",
     "seconds": "time",
+    "tool_calls": "tool calls",
+    "observations": "observations",
+    "inputs": "inputs",
 }
 
 
@@ -73,8 +78,16 @@ def bar_title(bar: Bar) -> str:
 
 
 def bar_cell(bar: Bar) -> str:
-    """✓ or ✗, then the value; an unknown value reads n/a and is never ✓."""
+    """✓ or ✗, then the value (an unknown one reads n/a and is never ✓); – when n/a."""
+    if not bar.applies:
+        return NOT_APPLICABLE
     return f"{'✓' if bar.met else '✗'} {metric_value(bar.metric, bar.value)}"
+
+
+def bars_met(row: MetricRow) -> str:
+    """E.g. ``2/3``: bars met of those that apply to the row."""
+    met, counted = row.bars_met()
+    return f"{met}/{counted}"
 
 
 class Named(Protocol):

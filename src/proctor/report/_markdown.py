@@ -70,7 +70,7 @@ def results_section(summary: RunSummary) -> list[str]:
                 [
                     f.row_name(m),
                     *[f.bar_cell(b) for b in m.bars],
-                    f"{sum(b.met for b in m.bars)}/{len(m.bars)}",
+                    f.bars_met(m),
                 ]
                 for m in summary.metrics
             ],

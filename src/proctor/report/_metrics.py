@@ -152,6 +152,10 @@ def metric_row(key: RowKey, records: Sequence[AttemptRecord]) -> MetricRow:
         median_tokens=median([total_tokens(r.tokens) for r in graded]),
         median_cost_usd=median_known(costs),
         median_seconds=median([r.seconds for r in graded]),
+        median_tool_calls=median([r.tool_calls for r in graded]),
+        median_observations=median([r.observations for r in graded]),
+        median_inputs=median([r.inputs for r in graded]),
+        planner=any(_plans(r) for r in graded),
         total_planner_calls=sum(r.planner_calls for r in graded),
         total_tokens=sum(total_tokens(r.tokens) for r in graded),
         total_cost_usd=(
@@ -160,6 +164,13 @@ def metric_row(key: RowKey, records: Sequence[AttemptRecord]) -> MetricRow:
         total_seconds=round(sum(r.seconds for r in graded), 3),
         flip_rate=sum(flips.values()) / len(flips) if flips else None,
         flaky=[sid for sid, group in scenarios.items() if len({r.result for r in group}) > 1],
+    )
+
+
+def _plans(record: AttemptRecord) -> bool:
+    """A model planned the attempt, or its agent reported usage (calls, tokens or $)."""
+    return bool(
+        record.model or record.planner_calls or record.tokens or record.cost_usd is not None
     )
 
 

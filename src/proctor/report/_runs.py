@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from proctor.errors import ProctorError
-from proctor.report._format import pct, row_name
+from proctor.report._format import bars_met, pct, row_name
 from proctor.report._load import labels, load_summary
 
 
@@ -87,7 +87,7 @@ def list_runs(results: Path) -> list[RunListing]:
                     k = max(m.pass_k)
                     text += f" pass^{k} {pct(m.pass_k[k])}"
                 if m.bars:
-                    text += f" bars {sum(b.met for b in m.bars)}/{len(m.bars)}"
+                    text += f" bars {bars_met(m)}"
                 headline.append(text)
             listings.append(
                 RunListing(

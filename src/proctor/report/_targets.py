@@ -24,7 +24,17 @@ OPS: dict[str, Callable[[float, float], bool]] = {
     "<=": operator.le,
     "<": operator.lt,
 }
-MEDIANS = ("planner_calls", "tokens", "cost_usd", "seconds")
+MEDIANS = (
+    "planner_calls",
+    "tokens",
+    "cost_usd",
+    "seconds",
+    "tool_calls",
+    "observations",
+    "inputs",
+)
+PLANNER_METRICS = frozenset({"planner_calls", "tokens", "cost_usd"})
+"""Numbers only an agent with a planner (or one reporting its usage) has."""
 PASS_K = re.compile(r"^pass\^([1-9][0-9]*)$")
 
 
@@ -98,15 +108,43 @@ def value_of(row: MetricRow, metric: str) -> float | None:
         "tokens": row.median_tokens,
         "cost_usd": row.median_cost_usd,
         "seconds": row.median_seconds,
+        "tool_calls": row.median_tool_calls,
+        "observations": row.median_observations,
+        "inputs": row.median_inputs,
     }
     return medians[metric]
 
 
+def applies(row: MetricRow, metric: str) -> bool:
+    """Whether the row has such a number at all.
+
+    pass^K needs a scenario with K scored repeats; planner calls, tokens and $
+    need an agent that plans with a model or reports its usage. A bar that
+    does not apply is shown as – and counted neither met nor unmet; a number
+    that applies but is unknown (a model without a price) is never met.
+    """
+    if match := PASS_K.match(metric):
+        return int(match.group(1)) in row.pass_k
+    if metric in PLANNER_METRICS:
+        return row.planner
+    return True
+
+
 def mark(row: MetricRow, targets: Targets) -> MetricRow:
-    """The row with one ✓/✗ cell per bar; an unknown value is never met."""
+    """The row with one cell per bar: ✓, ✗ (an unknown value is never met), or – (n/a)."""
     bars = []
     for spec in targets.bars:
         value = value_of(row, spec.metric)
-        met = value is not None and OPS[spec.op](value, spec.target)
-        bars.append(Bar(metric=spec.metric, op=spec.op, target=spec.target, value=value, met=met))
+        fits = applies(row, spec.metric)
+        met = fits and value is not None and OPS[spec.op](value, spec.target)
+        bars.append(
+            Bar(
+                metric=spec.metric,
+                op=spec.op,
+                target=spec.target,
+                value=value if fits else None,
+                met=met,
+                applies=fits,
+            )
+        )
     return row.model_copy(update={"bars": bars})

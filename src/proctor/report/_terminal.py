@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from proctor._text import markup, safe
-from proctor.records import CauseGroup, RunSummary
+from proctor.records import Bar, CauseGroup, RunSummary
 from proctor.report import _format as f
 from proctor.report._causes import diagnose_lines
 from proctor.report._markdown import counts_line
@@ -41,6 +41,10 @@ def print_table(summary: RunSummary, console: Console) -> None:
     console.print(counts_line(summary))
 
 
+def _bar_style(bar: Bar) -> str:
+    return "dim" if not bar.applies else "green" if bar.met else "red"
+
+
 def print_metrics(summary: RunSummary, console: Console) -> None:
     """One line per arm x model x mode: scored attempts, the success interval, each bar."""
     if not summary.metrics:
@@ -53,7 +57,7 @@ def print_metrics(summary: RunSummary, console: Console) -> None:
         table.add_column(f.bar_title(bar), justify="right")
     for m in summary.metrics:
         cells = [markup(f.row_name(m)), str(m.attempts), f.interval_short(m)]
-        cells += [f"[{'green' if b.met else 'red'}]{f.bar_cell(b)}[/]" for b in m.bars]
+        cells += [f"[{_bar_style(b)}]{f.bar_cell(b)}[/]" for b in m.bars]
         table.add_row(*cells)
     console.print(table)
 

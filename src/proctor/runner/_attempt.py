@@ -247,6 +247,7 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
         failed_checks=[c.name for c in checks if not c.passed],
         steps=list(up.recorder.steps),
         tool_calls=up.recorder.tool_calls,
+        observations=up.recorder.observations,
         inputs=up.recorder.inputs,
         planner_calls=account.planner_calls if account else outcome.planner_calls,
         tokens=dict(account.tokens if account else outcome.tokens),

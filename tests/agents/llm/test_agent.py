@@ -92,6 +92,12 @@ async def test_openai_arm_passes_and_accounts_every_call(
     assert all(c.latency_ms > 0 and c.recorded and c.status == "ok" for c in record.planner)
     assert [c.tool for c in record.planner] == ["click"] * 5 + ["done"]
     assert record.model == "recording:gpt-4.1-mini" and record.agent == "llm:openai"
+    # tool_calls are the agent's own; the loop's observation after each action is apart.
+    assert (record.tool_calls, record.observations) == (6, 6)
+    oracle = await run_attempt(
+        worker, PlanItem(suite["header-enumeration"], parse_arm("scripted"), 1)
+    )
+    assert (oracle.result, oracle.tool_calls, oracle.observations) == ("passed", 6, 6)
     # What reached the provider: the system rules, the brief and the first observation ...
     first = r.replay.requests[0].body["messages"]
     assert first[0] == {"role": "system", "content": Prompts().render("system")}

@@ -140,8 +140,8 @@ class _Watched:
         self.last = await self.inner.act(action)
         return self.last
 
-    async def observe(self) -> Observation:
-        return await self.inner.observe()
+    async def observe(self, *, auto: bool = False) -> Observation:
+        return await self.inner.observe(auto=auto)
 
     async def marking(self, action: Action) -> str | None:
         return await self.inner.marking(action)
