@@ -37,6 +37,8 @@ class Recorder:
     inputs: int = 0
     on_step: Callable[[Step], None] | None = None
     """Told of each step as it is recorded (the runner's fault injection)."""
+    on_event: Callable[[TraceEvent], None] | None = None
+    """Told of each event as it is made (the runner's live events.jsonl)."""
 
     def count_call(self, op: str | None = None) -> None:
         """Count one call; ``op`` is set for actions. Raises LimitReached past a limit."""
@@ -68,4 +70,7 @@ class Recorder:
     def event(self, kind: str, **data: Any) -> None:
         """Append one event for events.jsonl (its values made JSON, odd types as text)."""
         plain = json.loads(json.dumps(data, default=str, ensure_ascii=False))
-        self.events.append(TraceEvent(time=time.time(), kind=kind, **plain))
+        event = TraceEvent(time=time.time(), kind=kind, **plain)
+        self.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)

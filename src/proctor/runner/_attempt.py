@@ -43,6 +43,7 @@ from proctor.runner._phases import Phases
 from proctor.runner._plan import PlanItem
 from proctor.runner._record import (
     AttemptOutput,
+    LiveTrace,
     attempt_folder,
     build_record,
     skipped_record,
@@ -287,7 +288,11 @@ def _world_up(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> _Up:
         seeds=dict(scenario.world.apps),
     )
     worker.server.begin(world, scenario.world.sites)
-    recorder = Recorder(scenario.limits.tool_calls, scenario.limits.steps)
+    recorder = Recorder(
+        scenario.limits.tool_calls,
+        scenario.limits.steps,
+        on_event=LiveTrace.for_attempt(worker.run_dir, item),
+    )
     if injections():
         recorder.on_step = lambda step: _inject_at(worker, tag, step.index + 1)
     user = SimulatedUser(scenario.user, persona=worker.options.persona, brief=scenario.brief)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from proctor.agents.llm import arm_mode, arm_model
+from proctor.errors import StorageError
 from proctor.records import (
     AttemptRecord,
     AttemptResult,
@@ -17,6 +18,7 @@ from proctor.records import (
     write_bytes_atomic,
     write_jsonl_atomic,
     write_model_atomic,
+    write_text_atomic,
 )
 from proctor.runner._plan import PlanItem
 from proctor.vocab import StopReason
@@ -83,6 +85,44 @@ ARTIFACT_NAMES = frozenset({"before.png", "after.png"})
 """The only artifact names a worker may return (they name files in the attempt folder)."""
 
 
+EVENTS = "events.jsonl"
+
+
+class LiveTrace:
+    """events.jsonl appended as a try runs, one flushed line per event, for ``proctor tail``.
+
+    A try starts the file afresh (a retry's trace replaces the faulted try's);
+    the record phase then writes the same lines atomically. The one file a
+    worker writes in the run folder, and only when it shares the driver's disk:
+    a worker on another machine has no run folder, so no live trace. A failed
+    append (a full disk) stops the live trace, never the attempt: the record
+    phase reports storage errors.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.alive = True
+        try:
+            write_text_atomic(path, "")
+        except StorageError:
+            self.alive = False
+
+    @classmethod
+    def for_attempt(cls, run_dir: Path, item: PlanItem) -> LiveTrace | None:
+        """The attempt's live trace; None when the run folder is not on this machine."""
+        if not run_dir.is_dir():
+            return None
+        return cls(attempt_folder(run_dir, item) / EVENTS)
+
+    def __call__(self, event: TraceEvent) -> None:
+        if not self.alive:
+            return
+        try:
+            append_jsonl(self.path, event)
+        except StorageError:
+            self.alive = False
+
+
 def write_attempt(run_dir: Path, folder: Path, output: AttemptOutput) -> None:
     """The record phase: artifacts, events.jsonl and web.jsonl lines, then attempt.json last.
 
@@ -95,7 +135,7 @@ def write_attempt(run_dir: Path, folder: Path, output: AttemptOutput) -> None:
         if name not in ARTIFACT_NAMES:
             raise ValueError(f"attempt artifact {name!r} is not one of {sorted(ARTIFACT_NAMES)}")
         write_bytes_atomic(folder / name, data)
-    write_jsonl_atomic(folder / "events.jsonl", output.events)
+    write_jsonl_atomic(folder / EVENTS, output.events)
     for req in output.record.end_state.requests:
         append_jsonl(run_dir / "web.jsonl", req)
     write_model_atomic(folder / "attempt.json", output.record)

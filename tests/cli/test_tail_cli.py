@@ -1,0 +1,86 @@
+"""events.jsonl is appended while the attempt runs, and `proctor tail` follows it to the end."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+from cli_support import PROCTOR, Proctor, output, probe, run_args
+
+SCENARIOS = [probe("probe-live", limits={"seconds": 60, "tool_calls": 10, "steps": 5})]
+SLOW = "slow=command:echo first-line; sleep 4; echo second-line"
+DEADLINE = 60.0
+
+
+def _events(path: Path) -> list[dict[str, object]]:
+    try:
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    except (FileNotFoundError, json.JSONDecodeError):
+        return []
+
+
+def test_tail_follows_an_attempt_while_it_runs_then_prints_its_result(
+    scenarios: Path, results: Path, proctor: Proctor, tmp_path: Path
+) -> None:
+    args = run_args(scenarios, "probe-live", results, "live", "--arm", SLOW)
+    env = {**os.environ, "COLUMNS": "400"}
+    run = subprocess.Popen(
+        [str(PROCTOR), *map(str, args)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    folder = results / "live" / "attempts" / "probe-live" / "slow-1"
+    try:
+        # The agent's first line is in events.jsonl while the attempt still runs.
+        deadline = time.monotonic() + DEADLINE
+        seen: list[dict[str, object]] = []
+        while time.monotonic() < deadline and run.poll() is None:
+            seen = _events(folder / "events.jsonl")
+            if any(e.get("line") == "first-line" for e in seen):
+                break
+            time.sleep(0.05)
+        assert any(e.get("line") == "first-line" for e in seen), seen
+        assert not (folder / "attempt.json").exists()
+        assert seen[0]["kind"] == "attempt"
+
+        followed = proctor("tail", "live", "probe-live/slow-1", "--results", results, timeout=90)
+        assert followed.returncode == 0, output(followed)
+        lines = followed.stdout.splitlines()
+        assert any("stdout line=first-line" in line for line in lines), followed.stdout
+        assert any("stdout line=second-line" in line for line in lines), followed.stdout
+        assert lines[-1].startswith("── failed (stop: exited"), followed.stdout
+        assert (folder / "attempt.json").is_file()  # tail ended when the attempt did
+        run.communicate(timeout=90)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate(timeout=30)
+    assert run.returncode == 1
+
+    # The live lines are the recorded ones: the record phase rewrote the same trace.
+    recorded = _events(folder / "events.jsonl")
+    assert [e["kind"] for e in recorded][:1] == ["attempt"]
+    assert sum(e.get("line") in ("first-line", "second-line") for e in recorded) == 2
+
+    as_json = proctor("tail", "live", "probe-live/slow-1", "--json", "--results", results)
+    rows = [json.loads(line) for line in as_json.stdout.splitlines()]
+    assert {r["attempt"] for r in rows} == {"probe-live/slow-1"}
+    assert rows[-1] == {
+        "attempt": "probe-live/slow-1",
+        "kind": "finished",
+        "result": "failed",
+        "stop_reason": "exited",
+        "seconds": rows[-1]["seconds"],
+    }
+    idle = proctor("tail", "live", "--results", results)
+    assert idle.returncode == 0, output(idle)
+    assert "no attempt of run live is in flight (the run has ended)" in idle.stdout
+    missing = proctor("tail", "live", "probe-live/other-1", "--results", results)
+    assert missing.returncode == 2
+    assert "run 'live' has no attempt 'probe-live/other-1'" in output(missing)
