@@ -132,6 +132,10 @@ Evidence = Literal["page_text", "answer", "url", "files", "submissions"]
 VerifyRole = Literal["oracle", "decoy", "null"]
 """What a verify obligation runs: the oracle must pass, each decoy and the null agent fail."""
 
+RunDifference = Literal["spec", "agent", "model", "mode", "scenario"]
+"""What ``compare`` warns differs between two runs: an arm's spec, agent kind, model or
+mode, or a scenario file's content hash."""
+
 FINISH_REASONS: tuple[FinishReason, ...] = get_args(FinishReason)
 LIMIT_REASONS: tuple[LimitReason, ...] = get_args(LimitReason)
 GUARD_REASONS: tuple[GuardReason, ...] = get_args(GuardReason)
@@ -184,6 +188,7 @@ __all__ = [
     "LimitReason",
     "NotRun",
     "Refusal",
+    "RunDifference",
     "RunStopReason",
     "StopReason",
     "Tier",

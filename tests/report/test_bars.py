@@ -32,7 +32,7 @@ def test_a_perfect_single_repeat_scripted_run_meets_every_bar_that_applies() -> 
 
 
 def test_a_command_arm_reporting_no_usage_has_no_planner_bars_but_one_reporting_it_does() -> None:
-    silent = [make("a", "cmd", n, "passed", agent="command") for n in (1, 2, 3)]
+    silent = [make("a", "cmd", n, "passed", agent="command", cost_usd=0.0) for n in (1, 2, 3)]
     (row,) = metric_rows(silent)
     row = mark(row, load_targets())
     assert (row.planner, _cells(row)["planner_calls"], _cells(row)["cost_usd"]) == (False, "–", "–")

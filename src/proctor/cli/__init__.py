@@ -26,6 +26,8 @@ from proctor.cli import (
     run,
     runs,
     schema,
+    show,
+    tail,
     validate,
     verify,
 )
@@ -67,6 +69,8 @@ app.command("runs")(runs.runs)
 app.command("compare")(compare.compare)
 app.command("diagnose")(diagnose.diagnose)
 app.command("regrade")(regrade.regrade)
+app.command("show")(show.show)
+app.command("tail")(tail.tail)
 app.command("mcp-bridge")(mcp_bridge.mcp_bridge)
 app.command("gate")(gate.gate)
 app.command("promote")(promote.promote_run)

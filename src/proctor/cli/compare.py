@@ -1,4 +1,9 @@
-"""proctor compare: two runs side by side, per row and per scenario, differences marked."""
+"""proctor compare: two runs side by side, per row and per scenario, differences marked.
+
+What differs in how the runs were made (an arm's spec or model, a scenario's
+file) is printed first, as warnings; compare.md and compare.html are written to
+``--out`` (default ``<results>/compare-<A>-<B>/``).
+"""
 
 from __future__ import annotations
 
@@ -6,16 +11,37 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.table import Table
 
 from proctor._text import console as safe_console
 from proctor._text import markup
-from proctor.cli._common import ResultsOpt
+from proctor.cli._common import JsonOpt, ResultsOpt, emit_json
 from proctor.cli.report import TargetsOpt
+from proctor.errors import RunError
+from proctor.records import LABEL_RULE, is_label
+from proctor.report import (
+    ComparePaths,
+    Comparison,
+    compare_warnings,
+    comparison_json,
+    counts_text,
+    load_run,
+    load_targets,
+    summarize,
+    write_compare,
+)
 from proctor.report import compare as compare_runs
-from proctor.report import load_run, load_targets, summarize
 
 MARK_STYLE = {"▲": "green", "▼": "red"}
+
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        help="Folder for compare.md and compare.html (default: <results>/compare-<A>-<B>/).",
+    ),
+]
 
 
 def _styled(mark: str) -> str:
@@ -23,21 +49,33 @@ def _styled(mark: str) -> str:
     return f"[{style}]{markup(mark)}[/]" if mark else ""
 
 
-def compare(
-    a: Annotated[str, typer.Argument(help="The first run's label (A).")],
-    b: Annotated[str, typer.Argument(help="The second run's label (B).")],
-    targets: TargetsOpt = None,
-    results: ResultsOpt = Path("results"),
-) -> None:
-    """Compare two runs: every metric per arm x model x mode, and every scenario's verdict."""
-    bars = load_targets(targets)
-    summaries = []
+def out_folder(results: Path, a: str, b: str, out: Path | None) -> Path:
+    """``out``, or ``<results>/compare-<A>-<B>``.
+
+    Raises:
+        RunError: when a label cannot name a folder, or the default folder is a run's.
+    """
+    if out is not None:
+        return out
     for label in (a, b):
-        run = load_run(results, label)
-        summaries.append(summarize(run.label, run.records, run.started_at, run.finished_at, bars))
-    result = compare_runs(summaries[0], summaries[1])
-    console = safe_console()
-    rows = Table(title=f"A = {markup(a)}   B = {markup(b)}", title_justify="left")
+        if not is_label(label):
+            raise RunError(
+                f"run label {label!r} cannot name the compare folder ({LABEL_RULE}); pass --out DIR"
+            )
+    folder = results / f"compare-{a}-{b}"
+    if (folder / "run.json").exists() or (folder / "attempts").exists():
+        raise RunError(f"{folder} is a run's folder, not a comparison's; pass --out DIR")
+    return folder
+
+
+def print_comparison(result: Comparison, console: Console) -> None:
+    """The warnings (yellow), the per-row table, the per-scenario table and the counts."""
+    for warning in result.warnings:
+        # soft_wrap: one line per warning (and for the counts), whole for grep
+        console.print(
+            f"[yellow]warning: {markup(warning.text)}[/]", highlight=False, soft_wrap=True
+        )
+    rows = Table(title=f"A = {markup(result.a)}   B = {markup(result.b)}", title_justify="left")
     for column in ("arm", "metric", "A", "B", ""):
         rows.add_column(column)
     for diff in result.rows:
@@ -59,9 +97,44 @@ def compare(
             markup(sd.scenario), markup(sd.row), markup(sd.a), markup(sd.b), _styled(sd.mark)
         )
     console.print(scenarios)
-    changed = sum(bool(sd.mark) for sd in result.scenarios)
-    console.print(
-        f"{changed} of {len(result.scenarios)} scenario row(s) differ; "
-        f"{sum(d.changed for d in result.rows)} of {len(result.rows)} arm row(s) differ",
-        highlight=False,
-    )
+    console.print(markup(counts_text(result)), highlight=False, soft_wrap=True)
+
+
+def print_paths(paths: ComparePaths, console: Console) -> None:
+    # soft_wrap keeps each path on one line, so it can be copied or clicked.
+    for head, path in (("compare:", paths.html), ("", paths.markdown)):
+        console.print(f"{head:<9}{markup(path)}", highlight=False, soft_wrap=True)
+
+
+def compare(
+    a: Annotated[str, typer.Argument(help="The first run's label (A).")],
+    b: Annotated[str, typer.Argument(help="The second run's label (B).")],
+    targets: TargetsOpt = None,
+    results: ResultsOpt = Path("results"),
+    out: OutOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Compare two runs: every metric per arm x model x mode, and every scenario's verdict.
+
+    Warnings first: an arm in both runs whose spec, model or mode differs, a
+    scenario whose file changed. Writes compare.md and compare.html to --out.
+    ``--json`` prints ``{"a", "b", "warnings": [{"kind", "subject", "a", "b", "text"}],
+    "rows": [{"row", "cells": [{"metric", "a", "b", "mark"}]}], "scenarios":
+    [{"scenario", "row", "a", "b", "mark"}], "changed": {"rows", "scenarios"}}``
+    on stdout, and the paths written on stderr.
+    """
+    bars = load_targets(targets)
+    runs = [load_run(results, label) for label in (a, b)]
+    folder = out_folder(results, a, b, out)
+    summaries = [
+        summarize(run.label, run.records, run.started_at, run.finished_at, bars) for run in runs
+    ]
+    result = compare_runs(summaries[0], summaries[1], warnings=compare_warnings(*runs))
+    paths = write_compare(folder, result)
+    if json:
+        emit_json(comparison_json(result))
+        print_paths(paths, safe_console(stderr=True))
+        return
+    console = safe_console()
+    print_comparison(result, console)
+    print_paths(paths, console)

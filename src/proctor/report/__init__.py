@@ -4,6 +4,14 @@
 attempt records, so a run can be re-reported at any time.
 """
 
+from proctor.report._attempt_view import (
+    AttemptView,
+    CallRow,
+    FailedCheck,
+    TextTurn,
+    attempt_view,
+    find_attempt,
+)
 from proctor.report._causes import (
     Cause,
     cause_label,
@@ -12,11 +20,32 @@ from proctor.report._causes import (
     failure_causes,
     stop_cause,
 )
-from proctor.report._compare import Comparison, compare
+from proctor.report._compare import (
+    CompareWarning,
+    Comparison,
+    arm_specs,
+    compare,
+    compare_warnings,
+)
+from proctor.report._compare_render import (
+    ComparePaths,
+    comparison_json,
+    counts_text,
+    render_compare_html,
+    render_compare_markdown,
+    write_compare,
+)
 from proctor.report._determinism import determinism, divergence, signature
 from proctor.report._format import when
 from proctor.report._html import render_html
-from proctor.report._load import StoredRun, labels, load_records, load_run, load_summary
+from proctor.report._load import (
+    StoredRun,
+    labels,
+    load_records,
+    load_run,
+    load_summary,
+    run_dir_of,
+)
 from proctor.report._markdown import counts_line, render_markdown
 from proctor.report._metrics import (
     RowKey,
@@ -44,34 +73,65 @@ from proctor.report._summary import (
     write_outputs,
     write_reports,
 )
+from proctor.report._tail import (
+    Follower,
+    Restarted,
+    RunState,
+    attempt_dir,
+    attempt_id,
+    event_line,
+    finished_record,
+    live_attempts,
+    run_state,
+)
 from proctor.report._targets import DEFAULT_TARGETS, BarSpec, Targets, load_targets, mark
 from proctor.report._terminal import print_diagnose, print_metrics, print_table
 
 __all__ = [
     "DEFAULT_TARGETS",
+    "AttemptView",
     "BarSpec",
+    "CallRow",
     "Cause",
+    "ComparePaths",
+    "CompareWarning",
     "Comparison",
+    "FailedCheck",
     "Fallback",
+    "Follower",
     "Regraded",
     "ReportPaths",
+    "Restarted",
     "RowKey",
     "RunListing",
+    "RunState",
     "StoredRun",
     "Targets",
+    "TextTurn",
+    "arm_specs",
+    "attempt_dir",
+    "attempt_id",
+    "attempt_view",
     "cause_label",
     "cause_of",
     "compare",
+    "compare_warnings",
+    "comparison_json",
     "counts_line",
+    "counts_text",
     "determinism",
     "diagnose_lines",
     "divergence",
+    "event_line",
     "failure_causes",
+    "find_attempt",
+    "finished_record",
     "flip_rate",
     "free_label",
     "history_line",
     "labels",
     "list_runs",
+    "live_attempts",
     "load_records",
     "load_run",
     "load_summary",
@@ -86,14 +146,19 @@ __all__ = [
     "print_table",
     "regrade_record",
     "regrade_run",
+    "render_compare_html",
+    "render_compare_markdown",
     "render_html",
     "render_markdown",
+    "run_dir_of",
+    "run_state",
     "signature",
     "stop_cause",
     "summarize",
     "total_tokens",
     "when",
     "wilson",
+    "write_compare",
     "write_outputs",
     "write_regraded",
     "write_reports",

@@ -1,12 +1,21 @@
-"""Two runs side by side: per arm x model x mode row and per scenario, differences marked."""
+"""Two runs side by side: per arm x model x mode row and per scenario, differences marked.
+
+Rows are matched by name, so the numbers alone cannot tell that arm ``bad`` was
+the null agent in A and a command agent in B. ``compare_warnings`` says so: an
+arm present in both runs whose spec (as run.json recorded it), agent kind,
+model or mode differs, and a scenario whose file hash differs between the runs
+or within one of them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
-from proctor.records import MetricRow, RunSummary, ScenarioRow
+from proctor.records import AttemptRecord, MetricRow, RunSummary, ScenarioRow, redact_secrets
 from proctor.report import _format as f
+from proctor.report._load import StoredRun
+from proctor.vocab import RunDifference
 
 SAME, CHANGED, BETTER, WORSE = "", "≠", "▲", "▼"
 
@@ -40,12 +49,46 @@ class ScenarioDiff:
     mark: str
 
 
+"""What differs: an arm's spec, agent kind (when a run.json lacks the spec), model or
+mode, or a scenario file's hash."""
+
+SHA_SHOWN = 6
+"""Hex digits of a scenario hash shown in a warning's text."""
+
+
+@dataclass(frozen=True)
+class CompareWarning:
+    """Something that differs in how the two runs were made, so their numbers may not compare.
+
+    ``a`` and ``b`` are the values in each run (several joined by ``, ``; ``none``
+    for no value); specs are as run.json recorded them, with the environment's
+    secrets redacted.
+    """
+
+    kind: RunDifference
+    subject: str
+    """The arm's name, or the scenario's id."""
+    a: str
+    b: str
+    text: str
+    """One line for people, e.g. ``arm bad: spec null in A, command:./agent.sh in B``."""
+
+
 @dataclass(frozen=True)
 class Comparison:
     a: str
     b: str
     rows: list[RowDiff]
     scenarios: list[ScenarioDiff]
+    warnings: list[CompareWarning] = field(default_factory=list)
+
+    @property
+    def changed_rows(self) -> int:
+        return sum(d.changed for d in self.rows)
+
+    @property
+    def changed_scenarios(self) -> int:
+        return sum(bool(sd.mark) for sd in self.scenarios)
 
 
 Getter = Callable[[MetricRow], float | None]
@@ -82,10 +125,10 @@ def _row_diff(name: str, a: MetricRow | None, b: MetricRow | None) -> RowDiff:
         vb = b.pass_k.get(k) if b else None
         sa, sb = f.pct(va), f.pct(vb)
         cells.append(Cell(f"pass^{k}", sa, sb, _mark(va, vb, True, sa, sb)))
-    bars_a = f"{sum(x.met for x in a.bars)}/{len(a.bars)}" if a else "-"
-    bars_b = f"{sum(x.met for x in b.bars)}/{len(b.bars)}" if b else "-"
-    met_a = sum(x.met for x in a.bars) if a else None
-    met_b = sum(x.met for x in b.bars) if b else None
+    bars_a = f.bars_met(a) if a else "-"
+    bars_b = f.bars_met(b) if b else "-"
+    met_a = a.bars_met()[0] if a else None
+    met_b = b.bars_met()[0] if b else None
     cells.append(Cell("bars met", bars_a, bars_b, _mark(met_a, met_b, True, bars_a, bars_b)))
     return RowDiff(name, cells)
 
@@ -94,8 +137,92 @@ def _scenario_text(row: ScenarioRow | None) -> str:
     return "-" if row is None else f.verdict(row)
 
 
-def compare(a: RunSummary, b: RunSummary) -> Comparison:
-    """Rows and scenarios of both runs, in A's order then B's new ones."""
+def arm_specs(run: StoredRun) -> dict[str, str]:
+    """Each arm's spec as run.json's config recorded it (``NAME=SPEC``); empty without one."""
+    arms = run.info.config.get("arms") if run.info is not None else None
+    specs: dict[str, str] = {}
+    for item in arms if isinstance(arms, list) else []:
+        if isinstance(item, str):
+            name, sep, spec = item.partition("=")  # an arm name never holds "="
+            if sep and name:
+                specs.setdefault(name, spec)
+    return specs
+
+
+def _values(records: Iterable[AttemptRecord], get: Callable[[AttemptRecord], str | None]) -> str:
+    """The distinct values, in the order first seen, joined; ``none`` for a missing one."""
+    return ", ".join(dict.fromkeys(get(r) or "none" for r in records))
+
+
+def _arm_warnings(a: StoredRun, b: StoredRun) -> list[CompareWarning]:
+    specs_a, specs_b = arm_specs(a), arm_specs(b)
+    by_arm_a: dict[str, list[AttemptRecord]] = {name: [] for name in specs_a}
+    by_arm_b: dict[str, list[AttemptRecord]] = {name: [] for name in specs_b}
+    for r in a.records:
+        by_arm_a.setdefault(r.arm, []).append(r)
+    for r in b.records:
+        by_arm_b.setdefault(r.arm, []).append(r)
+    out = []
+    for arm in (name for name in by_arm_a if name in by_arm_b):
+        ra, rb = by_arm_a[arm], by_arm_b[arm]
+        pairs: list[tuple[RunDifference, str, str]] = []
+        if arm in specs_a and arm in specs_b:
+            pairs.append(("spec", redact_secrets(specs_a[arm]), redact_secrets(specs_b[arm])))
+        elif ra and rb:  # a run without run.json: the agent kind is what the records say
+            pairs.append(("agent", _values(ra, lambda r: r.agent), _values(rb, lambda r: r.agent)))
+        if ra and rb:
+            pairs.append(("model", _values(ra, lambda r: r.model), _values(rb, lambda r: r.model)))
+            pairs.append(("mode", _values(ra, lambda r: r.mode), _values(rb, lambda r: r.mode)))
+        for kind, va, vb in pairs:
+            if va != vb:
+                text = f"arm {arm}: {kind} {va} in A, {vb} in B"
+                out.append(CompareWarning(kind, arm, va, vb, text))
+    return out
+
+
+def _hashes(records: Iterable[AttemptRecord]) -> dict[str, list[str]]:
+    """Each scenario's distinct file hashes, in the order first run."""
+    hashes: dict[str, dict[str, None]] = {}
+    for r in records:
+        hashes.setdefault(r.scenario, {})[r.scenario_sha256] = None
+    return {sid: list(shas) for sid, shas in hashes.items()}
+
+
+def _short(shas: list[str]) -> str:
+    return ", ".join(f"{sha[:SHA_SHOWN]}…" if len(sha) > SHA_SHOWN else sha for sha in shas)
+
+
+def _scenario_warnings(a: StoredRun, b: StoredRun) -> list[CompareWarning]:
+    hashes_a, hashes_b = _hashes(a.records), _hashes(b.records)
+    out = []
+    for sid in (s for s in hashes_a if s in hashes_b):
+        ha, hb = hashes_a[sid], hashes_b[sid]
+        if set(ha) != set(hb):
+            what = "file changed"
+        elif len(ha) > 1:  # the same hashes in both, but the file changed within each run
+            what = "file changed within each run"
+        else:
+            continue
+        text = f"scenario {sid}: {what} (sha {_short(ha)} in A, {_short(hb)} in B)"
+        out.append(CompareWarning("scenario", sid, ", ".join(ha), ", ".join(hb), text))
+    return out
+
+
+def compare_warnings(a: StoredRun, b: StoredRun) -> list[CompareWarning]:
+    """What differs in how runs A and B were made: arms present in both, then scenarios.
+
+    Per arm: its spec (from run.json; its agent kind from the records when a
+    run.json lacks it), its model and its mode. Per scenario run in both: its file
+    hashes, each distinct hash of a run listed (a file edited during a run has several).
+    """
+    return _arm_warnings(a, b) + _scenario_warnings(a, b)
+
+
+def compare(a: RunSummary, b: RunSummary, *, warnings: Iterable[CompareWarning] = ()) -> Comparison:
+    """Rows and scenarios of both runs, in A's order then B's new ones.
+
+    ``warnings`` (from ``compare_warnings``) are kept in the result, to be shown first.
+    """
     rows_a = {f.row_name(m): m for m in a.metrics}
     rows_b = {f.row_name(m): m for m in b.metrics}
     rows = [_row_diff(n, rows_a.get(n), rows_b.get(n)) for n in dict.fromkeys([*rows_a, *rows_b])]
@@ -118,4 +245,4 @@ def compare(a: RunSummary, b: RunSummary) -> Comparison:
         else:
             mark = SAME
         scenarios.append(ScenarioDiff(key[0], key[1], _scenario_text(ra), _scenario_text(rb), mark))
-    return Comparison(a.label, b.label, rows, scenarios)
+    return Comparison(a.label, b.label, rows, scenarios, list(warnings))

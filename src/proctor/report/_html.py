@@ -12,10 +12,12 @@ from typing import Any
 
 import jinja2
 from markupsafe import Markup
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from proctor.errors import RunError
 from proctor.records import AttemptRecord, CheckResult, RunSummary
 from proctor.report import _format as f
-from proctor.report._causes import cause_label, cause_of
+from proctor.report._attempt_view import AttemptView, attempt_view
 from proctor.report._markdown import counts_line, k_range
 from proctor.report._plots import cost_vs_success, success_by_arm, time_distributions
 
@@ -67,25 +69,179 @@ def screenshot(folder: Path, name: str) -> str | None:
 
 
 @dataclass(frozen=True)
-class AttemptView:
-    record: AttemptRecord
+class HtmlAttempt:
+    """One attempt's details: the shared view, plus its anchor, check rows and screenshots."""
+
+    view: AttemptView
     anchor: str
-    cause: str
     checks: list[CheckView]
     shots: dict[str, str]
 
+    @property
+    def record(self) -> AttemptRecord:
+        return self.view.record
 
-def attempt_views(records: Sequence[AttemptRecord], run_dir: Path) -> list[AttemptView]:
+    @property
+    def cause(self) -> str:
+        return self.view.cause
+
+
+def attempt_views(records: Sequence[AttemptRecord], run_dir: Path) -> list[HtmlAttempt]:
     views = []
     for record in records:
-        found = cause_of(record)
-        cause = ""
-        if found is not None:
-            cause = cause_label(found.cause, found.guard)
         folder = run_dir / "attempts" / record.id
         shots = {name: uri for name in SHOTS if (uri := screenshot(folder, name)) is not None}
-        views.append(AttemptView(record, anchor(record.id), cause, flatten(record.checks), shots))
+        views.append(
+            HtmlAttempt(attempt_view(record), anchor(record.id), flatten(record.checks), shots)
+        )
     return views
+
+
+VERDICT_FILE = "gate-verdict.json"
+"""What ``proctor gate`` leaves in the run folder it made (``proctor.runner.gate``)."""
+VERDICT_VERSION = 1
+
+
+class _Loose(BaseModel):
+    # Read what the block shows and ignore the rest, so a field the gate adds later
+    # does not make an older report fail.
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class GateFinding(_Loose):
+    rule: str
+    decision: str
+    text: str
+
+
+class GateScenario(_Loose):
+    scenario: str
+    base_passes: int
+    base_n: int
+    cand_passes: int
+    cand_n: int
+    p: float
+    p_holm: float
+    mcnemar_p: float
+
+    @property
+    def drop_points(self) -> float | None:
+        if not self.base_n or not self.cand_n:
+            return None
+        return 100 * (self.base_passes / self.base_n - self.cand_passes / self.cand_n)
+
+
+class GatePaired(_Loose):
+    scenarios: int
+    mean: float
+    low: float | None = None
+    high: float | None = None
+    sign_flip_p: float
+    pairs: int
+    base_only: int
+    cand_only: int
+    mcnemar_p: float
+
+
+class GatePower(_Loose):
+    base_n: int
+    cand_n: int
+    scenarios: int
+    alpha: float
+    smallest_drop: float | None = None
+    mde: float | None = None
+    baseline_rate: float
+    power: float
+    attempts_needed: int | None = None
+
+
+class GateClass(_Loose):
+    name: str
+    base_count: int
+    base_n: int
+    cand_count: int
+    cand_n: int
+
+
+class GateTopUp(_Loose):
+    scenario: str
+    attempts: int
+    reason: str
+
+
+class GateNumbers(_Loose):
+    findings: list[GateFinding] = []
+    also: list[GateFinding] = []
+    scenarios: list[GateScenario] = []
+    paired: GatePaired | None = None
+    power: GatePower | None = None
+    failure_classes: list[GateClass] = []
+    notes: list[str] = []
+
+
+class GateBlock(_Loose):
+    """The parts of gate-verdict.json that report.html shows."""
+
+    version: int
+    decision: str
+    rule: str
+    underpowered: bool = False
+    baseline: str
+    candidate: str
+    gate_file: str = ""
+    topped_up: list[GateTopUp] = []
+    text: str = ""
+    verdict: GateNumbers
+
+    @property
+    def headline(self) -> str:
+        """The printed verdict's decision line after the decision, e.g. "rule (a), a drop ...".
+
+        The gate's own words for the rule; the rule code when the text has no such line.
+        """
+        for line in self.text.splitlines():
+            head, sep, rest = line.partition(": ")
+            if sep and head.split(" (")[0] == self.decision:
+                return rest
+        return f"rule {self.rule}"
+
+
+def read_gate_verdict(run_dir: Path) -> GateBlock | None:
+    """The run's gate-verdict.json, or None when the run was not made by ``proctor gate``.
+
+    Raises:
+        RunError: the file cannot be read, is not JSON, is newer than this
+            proctor, or lacks what the block shows; the message names the path.
+    """
+    path = run_dir / VERDICT_FILE
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise RunError(f"cannot read {path}: {exc.strerror}; fix its permissions") from exc
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise RunError(
+            f"{path} is not JSON; it is damaged: re-run `proctor gate`, or remove it "
+            "to report the run without its verdict"
+        ) from exc
+    version = data.get("version") if isinstance(data, dict) else None
+    if isinstance(version, int) and version > VERDICT_VERSION:
+        raise RunError(
+            f"{path} has version {version}, newer than this proctor's {VERDICT_VERSION}; "
+            "upgrade proctor to report it"
+        )
+    try:
+        return GateBlock.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top)"
+        raise RunError(
+            f"{path}: {where}: {first['msg']}; it is damaged or foreign: re-run "
+            "`proctor gate`, or remove it to report the run without its verdict"
+        ) from exc
 
 
 def grid(summary: RunSummary, records: Sequence[AttemptRecord]) -> dict[str, Any]:
@@ -120,7 +276,11 @@ def _environment() -> jinja2.Environment:
 
 
 def render_html(summary: RunSummary, records: Sequence[AttemptRecord], run_dir: Path) -> str:
-    """The whole report as one HTML document."""
+    """The whole report as one HTML document; with the gate's verdict when the run has one.
+
+    Raises:
+        RunError: the run's gate-verdict.json is there but cannot be read.
+    """
     success_bar = next((b for m in summary.metrics for b in m.bars if b.metric == "success"), None)
     cost_bar = next((b for m in summary.metrics for b in m.bars if b.metric == "cost_usd"), None)
     # The SVG is built from escaped parts, so it is marked safe as a whole.
@@ -140,5 +300,6 @@ def render_html(summary: RunSummary, records: Sequence[AttemptRecord], run_dir: 
         plots=plots,
         grid=grid(summary, records),
         attempts=attempt_views(records, run_dir),
+        gate=read_gate_verdict(run_dir),
         anchor=anchor,
     )

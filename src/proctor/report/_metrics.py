@@ -168,10 +168,11 @@ def metric_row(key: RowKey, records: Sequence[AttemptRecord]) -> MetricRow:
 
 
 def _plans(record: AttemptRecord) -> bool:
-    """A model planned the attempt, or its agent reported usage (calls, tokens or $)."""
-    return bool(
-        record.model or record.planner_calls or record.tokens or record.cost_usd is not None
-    )
+    """A model planned the attempt, or its agent reported usage (calls, tokens or $).
+
+    An agent without a planner records $0.00 and no calls: that is no usage.
+    """
+    return bool(record.model or record.planner_calls or record.tokens or record.cost_usd)
 
 
 def fault_kinds(records: Sequence[AttemptRecord]) -> dict[str, int]:
