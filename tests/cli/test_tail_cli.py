@@ -68,7 +68,7 @@ def test_tail_follows_an_attempt_while_it_runs_then_prints_its_result(
     assert [e["kind"] for e in recorded][:1] == ["attempt"]
     assert sum(e.get("line") in ("first-line", "second-line") for e in recorded) == 2
 
-    as_json = proctor("tail", "live", "probe-live/slow-1", "--json", "--results", results)
+    as_json = proctor("tail", "live/probe-live/slow-1", "--json", "--results", results)
     rows = [json.loads(line) for line in as_json.stdout.splitlines()]
     assert {r["attempt"] for r in rows} == {"probe-live/slow-1"}
     assert rows[-1] == {

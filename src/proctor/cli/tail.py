@@ -166,11 +166,14 @@ def tail(
 ) -> None:
     """Print an attempt's events as they happen (events.jsonl is appended live).
 
-    With ATTEMPT: its trace so far, then each new event until its attempt.json
+    ATTEMPT may also follow the label with a slash (LABEL/SCENARIO/ARM-N, as
+    ``show`` takes it). With ATTEMPT: its trace so far, then each new event until its attempt.json
     lands, then its result. Without: every attempt in flight, each line led by
     its attempt id, until the run's driver ends. ``--json`` prints each event
     as one JSON line with its ``attempt``.
     """
+    if attempt is None and "/" in label.strip("/"):  # LABEL/SCENARIO/ARM-N, as `show` takes
+        label, _, attempt = label.strip("/").partition("/")
     run_dir = _run_folder(results, label)
     if attempt is not None:
         folder = attempt_dir(run_dir, attempt)
