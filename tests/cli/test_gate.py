@@ -111,6 +111,8 @@ def test_two_oracle_arms_give_go_canary_first(
     assert sorted(rows) == ["baseline", "canary", "candidate"]
     assert (rows["candidate"]["scenarios"], rows["candidate"]["attempts"]) == (1, 5)
     assert (rows["canary"]["scenarios"], rows["canary"]["attempts"]) == (1, 1)
+    page = (run_dir / "report.html").read_text()  # the verdict is in the run's page
+    assert '<section id="gate"' in page and "GO" in page[page.index('<section id="gate"') :]
     config = json.loads((run_dir / "run.json").read_text())["config"]
     assert config["arms"] == ["baseline=scripted", "candidate=scripted"]
 
@@ -129,20 +131,15 @@ def test_stored_runs_gate_go_then_promote_and_edit_invalidate(
 
     fresh = tmp_path / "gate.json"
     promoted = proctor(
-        "promote", "go", "--gate", fresh, "--scenarios", work / "scenarios",
+        "promote", "go", "--arm", "baseline", "--gate", fresh, "--scenarios", work / "scenarios",
         "--results", work / "results", cwd=work,
     )  # fmt: skip
     assert promoted.returncode == 0, output(promoted)
-    assert promoted.stdout.splitlines()[:3] == [
-        f"promoted {SID}",
-        "not promoted harness-canary: the harness canary guards the harness and is never a "
-        "gate scenario",
-        "gate: 1 scenarios",
-    ]
+    assert promoted.stdout.splitlines()[:2] == [f"promoted {SID}", "gate: 1 scenarios"]
     probe = load_scenario(work / "scenarios" / f"{SID}.yaml", set(all_sites()))
     entries = load_gate(fresh).scenarios
     assert [(e.scenario, e.sha256, e.proven_by, e.attempts) for e in entries] == [
-        (SID, probe.sha256, "go", 10)
+        (SID, probe.sha256, "go", 5)
     ]
 
     edited_dir = tmp_path / "edited"
@@ -158,7 +155,7 @@ def test_stored_runs_gate_go_then_promote_and_edit_invalidate(
     assert "none of the planned scenarios is a gate scenario" in dry.stdout
 
     invalidated = proctor(
-        "promote", "go", "--gate", fresh, "--scenarios", edited_dir,
+        "promote", "go", "--arm", "baseline", "--gate", fresh, "--scenarios", edited_dir,
         "--results", work / "results", cwd=work,
     )  # fmt: skip
     assert invalidated.returncode == 0, output(invalidated)

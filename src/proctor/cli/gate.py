@@ -26,15 +26,39 @@ from proctor.cli._scale import default_retry_delays
 from proctor.records import AttemptRecord, check_label
 from proctor.report import load_targets
 from proctor.runner import PlanItem, RunOptions
-from proctor.scenario import Catalog, load_catalog, scenario_files
+from proctor.scenario import SUITE_ROOT, Catalog, load_catalog, scenario_files
 from proctor.world import all_sites
 
 if TYPE_CHECKING:
     from proctor.runner.gate import GateJob, GateOutcome, SideSpec
 
+SHIPPED_GATE = SUITE_ROOT / "gate.json"
+"""The gate file that ships with proctor: the suite's regression scenarios, proven."""
+LOCAL_GATE = Path("gate.json")
+"""The working folder's gate file, which ``proctor promote`` writes."""
+
 GateOpt = Annotated[
-    Path, typer.Option("--gate", help="The gate file: which scenarios decide, with their hashes.")
+    Path | None,
+    typer.Option(
+        "--gate",
+        help="The gate file: which scenarios decide, with their hashes (default: ./gate.json "
+        "when it exists, else the gate.json shipped with proctor).",
+        show_default=False,
+    ),
 ]
+
+
+def resolve_gate(given: Path | None) -> Path:
+    """The gate file to read: ``given``, else ./gate.json when it exists, else the shipped one.
+
+    Resolved when a command runs, so a ./gate.json made by ``proctor promote``
+    wins over the shipped file from then on.
+    """
+    if given is not None:
+        return given
+    return LOCAL_GATE if LOCAL_GATE.exists() else SHIPPED_GATE
+
+
 RepeatOpt = Annotated[
     int,
     typer.Option(
@@ -92,7 +116,8 @@ class GateArgs:
     only: str | None
     scenarios: list[Path] | None
     repeat: int
-    gate_file: Path
+    gate_file: Path | None
+    """None: ``resolve_gate`` picks ./gate.json or the shipped file."""
     results: Path
     label: str | None
     top_ups: bool
@@ -106,7 +131,7 @@ _SHARED: tuple[tuple[str, Any, Any], ...] = (
     ("only", OnlyOpt, None),
     ("scenarios", ScenariosOpt, None),
     ("repeat", RepeatOpt, 5),
-    ("gate_file", GateOpt, Path("gate.json")),
+    ("gate_file", GateOpt, None),
     ("results", ResultsOpt, Path("results")),
     ("label", LabelOpt, None),
     ("top_ups", TopUpsOpt, True),
@@ -160,7 +185,6 @@ def gate_job(baseline: SideSpec, candidate: SideSpec, args: GateArgs) -> int:
         render_verdict,
     )
     from proctor.runner.gate import (
-        VERDICT_FILE,
         GateJob,
         RunSide,
         planned_power,
@@ -169,7 +193,8 @@ def gate_job(baseline: SideSpec, candidate: SideSpec, args: GateArgs) -> int:
     )
 
     tier, only, scenarios, repeat = args.tier, args.only, args.scenarios, args.repeat
-    gate_path, results, label, top_ups = args.gate_file, args.results, args.label, args.top_ups
+    gate_path, results, label = resolve_gate(args.gate_file), args.results, args.label
+    top_ups = args.top_ups
     retries, dry_run = args.retries, args.dry_run
     if label is not None:
         check_label(label)
@@ -245,19 +270,19 @@ def gate_job(baseline: SideSpec, candidate: SideSpec, args: GateArgs) -> int:
         run_label = run_folder.label
         console.print(f"run [bold]{markup(run_label)}[/]", highlight=False)
         outcome = _run_with_progress(job, run_folder.path, options, console)
+        # The verdict first: report.html shows it (its gate block) from the run folder.
+        path = write_verdict(run_folder.path, outcome.file(job, run_label, gate_path))
         run_folder.finish(
             outcome.records, outcome.started_at, outcome.finished_at, load_targets(None)
         )
-        folder, name = run_folder.path, VERDICT_FILE
     else:
         outcome = asyncio.run(run_gate(job, None, options))
         cand = job.candidate
         assert isinstance(cand, RunSide)
-        folder = results / cand.label
         # The candidate run's own gate-verdict.json (if a gate job made it) stays as it was.
         name = f"gate-verdict-vs-{job.baseline.name.replace('/', '-')}.json"
+        path = write_verdict(results / cand.label, outcome.file(job, run_label, gate_path), name)
     console.print(render_verdict(outcome.verdict), markup=False)
-    path = write_verdict(folder, outcome.file(job, run_label, gate_path), name)
     console.print(f"verdict: {path} (exit {outcome.exit_code})", markup=False)
     return outcome.exit_code
 
@@ -330,4 +355,12 @@ def gate(
         raise typer.Exit(code)
 
 
-__all__ = ["GateArgs", "gate", "gate_job", "gate_options"]
+__all__ = [
+    "LOCAL_GATE",
+    "SHIPPED_GATE",
+    "GateArgs",
+    "gate",
+    "gate_job",
+    "gate_options",
+    "resolve_gate",
+]

@@ -18,7 +18,12 @@ def mcp_bridge(
         ),
     ] = None,
 ) -> None:
-    """Relay MCP on stdin/stdout to an attempt's endpoint, for agents that only speak stdio."""
+    """Relay MCP on stdin/stdout to an attempt's endpoint, for agents that only speak stdio.
+
+    An endpoint that cannot be reached, does not answer as MCP, or drops the
+    session is one line on stderr (``proctor mcp-bridge: cannot reach URL:
+    connection refused``) and exit code 2.
+    """
     target = url or os.environ.get("PROCTOR_MCP_URL")
     if not target:
         raise AgentError(
@@ -28,4 +33,4 @@ def mcp_bridge(
     # Imported here: the MCP SDK takes seconds to import, and only this command needs it.
     from proctor.computer.mcp_stdio import main
 
-    raise typer.Exit(main([target]))
+    raise typer.Exit(main([target], prog="proctor mcp-bridge"))

@@ -10,17 +10,62 @@ from rich.markup import escape
 from rich.table import Table
 
 from proctor._text import safe
-from proctor.cli._common import OnlyOpt, ScenariosOpt, TierOpt, catalog, split_only
+from proctor.cli._common import (
+    JsonOpt,
+    OnlyOpt,
+    ScenariosOpt,
+    TierOpt,
+    catalog,
+    emit_json,
+    split_only,
+)
 from proctor.errors import RunError
 from proctor.runner import ObligationVerdict
 from proctor.runner import verify as run_verify
 
 
-def verify(tier: TierOpt = None, only: OnlyOpt = None, scenarios: ScenariosOpt = None) -> None:
-    """Run each scenario's oracle, decoys and the null agent; exit 1 on any violation."""
+def obligation_json(v: ObligationVerdict) -> dict[str, object]:
+    """One obligation as ``verify --json`` prints it."""
+    return {
+        "scenario": v.scenario,
+        "role": v.role,
+        "label": v.label,
+        "expected": v.expected,
+        "actual": v.actual,
+        "ok": v.ok,
+        "why": list(v.why),
+    }
+
+
+def verify(
+    tier: TierOpt = None,
+    only: OnlyOpt = None,
+    scenarios: ScenariosOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Run each scenario's oracle, decoys and the null agent; exit 1 on any violation.
+
+    ``--json`` prints ``{"obligations": [{"scenario", "role", "label", "expected",
+    "actual", "ok", "why"}], "count": N, "held": N, "violated": N}`` and nothing
+    else on stdout; the exit code is the same.
+    """
     picked = catalog(scenarios).select(tiers=tier or [], only=split_only(only))
     if not picked:
         raise RunError("no scenario matches --tier/--only; `proctor list` shows them")
+    if json:
+        found = asyncio.run(run_verify(picked))
+        violated = sum(not v.ok for v in found)
+        emit_json(
+            {
+                "obligations": [obligation_json(v) for v in found],
+                "count": len(found),
+                "held": len(found) - violated,
+                "violated": violated,
+            }
+        )
+        if violated:
+            raise typer.Exit(1)
+        return
     console = Console(highlight=False)
 
     def show(v: ObligationVerdict) -> None:
