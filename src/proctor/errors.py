@@ -7,10 +7,18 @@ never catch Playwright's, uvicorn's or pydantic's types::
     ProctorError
     ├── ScenarioError      a scenario file is missing, malformed or invalid
     ├── WorldError         the fixture server, its sites or scratch files failed
-    ├── ComputerError      the browser could not be launched or driven
+    ├── ComputerError      the browser or the desktop could not be launched or driven
     │   ├── LimitReached   a tool-call, step or wall limit stopped the agent
+    │   ├── DesktopError   a desktop control could not be found or driven (the step fails)
+    │   │   ├── NodeNotFound   no node has that ref, or that role and name
+    │   │   └── ActionFailed   the node refused the verb
     │   └── BrowserFault   the browser itself failed (crash, disconnect): infra, never scored
-    │       └── SetupFault the attempt's starting state could not be reached
+    │       ├── SetupFault the attempt's starting state could not be reached
+    │       └── DesktopFault   the desktop itself failed: infra, retried, never scored
+    │           ├── DesktopUnavailable  the stack is missing (gi, Xvfb, dbus, at-spi)
+    │           ├── SessionStartFailed  Xvfb, the session bus or the AT-SPI bus did not start
+    │           ├── AppLaunchFailed     the app could not be started, or died
+    │           └── WindowUnavailable   the app ran but showed no window
     ├── AgentError         an agent could not be built or crashed
     ├── ProviderFault      a model provider failed after retries: infra, never scored
     ├── GradingError       a check could not be evaluated
@@ -23,7 +31,7 @@ what to do about it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from proctor.vocab import LimitReason
@@ -64,6 +72,48 @@ class SetupFault(BrowserFault):
     """The attempt's starting state could not be reached (e.g. the start page did not load)."""
 
 
+class DesktopError(ComputerError):
+    """A desktop control could not be found or driven; the step fails, the attempt goes on."""
+
+
+class NodeNotFound(DesktopError):
+    """No node of the observed window matched; ``candidates`` are the nearest lines."""
+
+    def __init__(self, message: str, candidates: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.candidates = candidates
+
+
+class ActionFailed(DesktopError):
+    """The node exists but the verb could not be done on it."""
+
+
+class DesktopFault(BrowserFault):
+    """The desktop session or its app failed: an infra fault, retried and never scored."""
+
+
+class DesktopUnavailable(DesktopFault):
+    """A piece of the desktop stack is missing from this machine."""
+
+
+class SessionStartFailed(DesktopFault):
+    """A step of the session's start (``step``) failed; the message holds its stderr tail."""
+
+    def __init__(self, step: str, message: str) -> None:
+        super().__init__(message)
+        self.step = step
+
+
+class AppLaunchFailed(DesktopFault):
+    """The app could not be started, exited, or stopped answering."""
+
+
+class WindowUnavailable(DesktopFault):
+    """The app was running but no window of it reached the accessibility tree, twice."""
+
+    cause: Literal["window_unavailable"] = "window_unavailable"
+
+
 class AgentError(ProctorError):
     """An agent could not be built, or failed outside the toolset."""
 
@@ -97,16 +147,24 @@ class StorageError(RunError):
 
 
 __all__ = [
+    "ActionFailed",
     "AgentError",
+    "AppLaunchFailed",
     "BrowserFault",
     "ComputerError",
+    "DesktopError",
+    "DesktopFault",
+    "DesktopUnavailable",
     "GradingError",
     "LimitReached",
+    "NodeNotFound",
     "ProctorError",
     "ProviderFault",
     "RunError",
     "ScenarioError",
+    "SessionStartFailed",
     "SetupFault",
     "StorageError",
+    "WindowUnavailable",
     "WorldError",
 ]

@@ -18,6 +18,25 @@ def test_doctor_loads_a_fixture_page_in_the_real_browser(results: Path, proctor:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ok   chromium: " in done.stdout
     assert "ok   browser: Playwright loaded a fixture page; its aria snapshot has" in done.stdout
+    assert "ok   desktop: Xvfb, D-Bus and AT-SPI up; galculator's tree has" in done.stdout
+
+
+def test_a_missing_desktop_piece_is_named_with_the_package_that_mends_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import proctor.computer.desktop as desktop
+    from proctor.cli.doctor import _desktop
+
+    monkeypatch.setattr(
+        desktop, "missing_stack", lambda: ["Xvfb", "xdotool", "PyGObject with the Atspi typelib"]
+    )
+    found = _desktop()
+    assert (found.ok, found.detail) == (
+        False,
+        "missing: Xvfb, xdotool, PyGObject with the Atspi typelib",
+    )
+    assert found.fix is not None and found.fix.startswith("apt-get install -y xdotool xvfb && ")
+    assert "pip install 'PyGObject<3.50'" in found.fix
 
 
 @pytest.mark.parametrize("binary", ["/bin/true"])

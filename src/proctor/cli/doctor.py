@@ -130,6 +130,52 @@ def _seal() -> Finding:
     return Finding("seal", True, "browser in a private network; command agents jailed")
 
 
+DESKTOP_PACKAGES = {
+    "Xvfb": "xvfb",
+    "dbus-daemon": "dbus",
+    "xdotool": "xdotool",
+    "/usr/libexec/at-spi-bus-launcher": "at-spi2-core",
+    "galculator": "galculator",
+    "mousepad": "mousepad",
+}
+"""What the desktop tier needs -> the Debian package that gives it."""
+PYGOBJECT_FIX = (
+    "apt-get install -y gir1.2-atspi-2.0 libgirepository1.0-dev libcairo2-dev pkg-config && "
+    f"{sys.executable} -m pip install 'PyGObject<3.50'"
+)
+
+
+def _desktop() -> Finding:
+    """The desktop stack: each piece there, then a session that shows galculator's tree."""
+    from proctor.computer.desktop import App, DesktopSession, missing_stack
+    from proctor.errors import ProctorError
+
+    missing = missing_stack() + [a for a in ("galculator", "mousepad") if not shutil.which(a)]
+    if missing:
+        packages = sorted({DESKTOP_PACKAGES[m] for m in missing if m in DESKTOP_PACKAGES})
+        needs_gi = any(m not in DESKTOP_PACKAGES for m in missing)
+        fixes = [f"apt-get install -y {' '.join(packages)}"] if packages else []
+        if needs_gi:
+            fixes.append(PYGOBJECT_FIX)
+        return Finding("desktop", False, f"missing: {', '.join(missing)}", " && ".join(fixes))
+    try:
+        with tempfile.TemporaryDirectory(prefix="proctor-doctor-") as tmp, DesktopSession() as s:
+            app = App(s, ["galculator"], Path(tmp))
+            try:
+                app.launch()
+                tree = app.observe()
+            finally:
+                app.close()
+    except ProctorError as exc:
+        return Finding("desktop", False, str(exc).splitlines()[0] or type(exc).__name__)
+    lines = len(tree.text.splitlines())
+    if lines == 0:
+        return Finding("desktop", False, "galculator's accessibility tree was empty")
+    return Finding(
+        "desktop", True, f"Xvfb, D-Bus and AT-SPI up; galculator's tree has {lines} lines"
+    )
+
+
 def _packages() -> Finding:
     missing = []
     for name in PACKAGES:
@@ -175,13 +221,15 @@ def doctor(
     fix: Annotated[bool, typer.Option("--fix", help="Run the fix for each problem.")] = False,
     results: ResultsOpt = Path("results"),
 ) -> None:
-    """Check packages, Chromium and its launch, the seal, disk and the results folder."""
+    """Check packages, Chromium and its launch, the seal, the desktop stack, disk and the
+    results folder."""
     console = safe_console(highlight=False)
     checks: list[Callable[[], Finding]] = [
         _packages,
         _chromium,
         _launch,
         _seal,
+        _desktop,
         lambda: _disk(results),
         lambda: _results(results),
     ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -75,11 +76,30 @@ def tidy(run_dir: Path, done: Sequence[str]) -> None:
     for tmp in run_dir.glob(".*.tmp"):
         with contextlib.suppress(OSError):
             tmp.unlink()
-    for control in run_dir.glob("control-*.json"):
-        pid = control.stem.removeprefix("control-")
-        if pid.isdigit() and not _alive(int(pid)):
-            with contextlib.suppress(OSError):
-                control.unlink()
+    drop_stale_controls(run_dir)
+
+
+def drop_stale_controls(run_dir: Path, wait: float = 0.0) -> None:
+    """Remove control-<pid>.json files whose worker is gone.
+
+    ``wait``: seconds to give workers that are ending (a killed Ray actor, a
+    pool process being reaped) to be gone; the files of those still alive after
+    it stay: a live worker's file is how ``lease revoke`` reaches it.
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        controls = [
+            (c, int(digits))
+            for c in run_dir.glob("control-*.json")
+            if (digits := c.stem.removeprefix("control-")).isdigit()
+        ]
+        for control, pid in controls:
+            if not _alive(pid):
+                with contextlib.suppress(OSError):
+                    control.unlink()
+        if not any(c.exists() for c, _ in controls) or time.monotonic() >= deadline:
+            return
+        time.sleep(0.1)
 
 
 def _prune_web_log(path: Path, done: set[str]) -> None:

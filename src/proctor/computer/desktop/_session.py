@@ -1,0 +1,356 @@
+"""The desktop session: Xvfb, a private session bus and the AT-SPI bus, once per worker.
+
+All three run in one process group led by Xvfb, each marked (``_proc``), and
+``stop`` ends the group and the marked, then reaps them, the bus launcher's
+own ``dbus-daemon`` and ``at-spi2-registryd`` included. libatspi binds one
+accessibility bus per process (``_atspi``), so a process runs one session in
+its life: start it when the worker starts, stop it when the worker ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any, NamedTuple, Self
+
+from proctor.computer.desktop import _atspi, _proc
+from proctor.computer.desktop._errors import DesktopUnavailable, SessionStartFailed
+
+BUS_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
+SCREEN = (1280, 800, 24)
+"""Width, height and depth of the Xvfb screen."""
+STEP_TIMEOUT = 10.0
+"""Seconds each start step (X server, session bus, AT-SPI bus, registry) may take."""
+
+
+class StartTimings(NamedTuple):
+    """Seconds each start step took."""
+
+    xvfb: float
+    session_bus: float
+    a11y_bus: float
+    registry: float
+
+    @property
+    def total(self) -> float:
+        return self.xvfb + self.session_bus + self.a11y_bus + self.registry
+
+
+def missing_stack() -> list[str]:
+    """What this machine lacks for the desktop tier (empty when all is there)."""
+    missing = [name for name in ("Xvfb", "dbus-daemon", "xdotool") if shutil.which(name) is None]
+    if not os.access(BUS_LAUNCHER, os.X_OK):
+        missing.append(BUS_LAUNCHER)
+    try:
+        _atspi.gi_module()
+    except DesktopUnavailable:
+        missing.append("PyGObject with the Atspi typelib")
+    return missing
+
+
+class DesktopSession:
+    """Xvfb + session bus + AT-SPI bus, with this process's Atspi bound to them.
+
+    Use as a context manager, or call ``start`` and ``stop`` (idempotent).
+
+    Attributes:
+        display: The X display, e.g. ``":3"``.
+        bus_address: The private session bus's address.
+        a11y_address: The accessibility bus's address.
+        timings: How long each start step took.
+    """
+
+    def __init__(self, *, screen: tuple[int, int, int] = SCREEN) -> None:
+        self.screen = screen
+        self.display = ""
+        self.bus_address = ""
+        self.a11y_address = ""
+        self.timings: StartTimings | None = None
+        self.mark = _proc.new_mark("desktop")
+        self._root: Path | None = None
+        self._procs: list[subprocess.Popen[bytes]] = []
+        self._group = 0
+        self._known: set[int] = set()
+        self._atspi: Any = None
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    @property
+    def running(self) -> bool:
+        return bool(self._procs)
+
+    @property
+    def root(self) -> Path:
+        """The session's private folder (its HOME, runtime dir and logs)."""
+        if self._root is None:
+            raise SessionStartFailed("start", "the desktop session is not started")
+        return self._root
+
+    @property
+    def atspi(self) -> Any:
+        """The bound ``gi.repository.Atspi`` module."""
+        if self._atspi is None:
+            raise SessionStartFailed("start", "the desktop session is not started")
+        return self._atspi
+
+    def start(self) -> StartTimings:
+        """Start Xvfb, the session bus and the AT-SPI bus; bind Atspi to them.
+
+        Raises:
+            DesktopUnavailable: a piece of the stack is not installed.
+            SessionStartFailed: a step failed or missed its deadline (named, with stderr).
+        """
+        if self._procs:
+            assert self.timings is not None
+            return self.timings
+        missing = missing_stack()
+        if missing:
+            raise DesktopUnavailable(
+                "the desktop tier is not installed here: missing "
+                + ", ".join(missing)
+                + " (apt-get install xvfb dbus at-spi2-core xdotool gir1.2-atspi-2.0, "
+                "pip install 'PyGObject<3.50')"
+            )
+        _proc.become_subreaper()
+        self._root = Path(tempfile.mkdtemp(prefix="proctor-desktop-"))
+        for sub in ("home", "runtime", "logs"):
+            (self._root / sub).mkdir(mode=0o700)
+        try:
+            t_x = self._timed(self._start_xvfb)
+            t_bus = self._timed(self._start_session_bus)
+            t_a11y = self._timed(self._start_a11y_bus)
+            t_reg = self._timed(self._wait_registry)
+        except BaseException:
+            self.stop()
+            raise
+        self._known |= set(_proc.marked(self.mark))
+        self.timings = StartTimings(t_x, t_bus, t_a11y, t_reg)
+        return self.timings
+
+    def stop(self) -> None:
+        """End every process of the session and reap it; remove its folder (idempotent)."""
+        procs, self._procs = self._procs, []
+        if procs or self._known:
+            groups = [self._group] if self._group else []
+            _proc.end_tree(procs[::-1], mark=self.mark, groups=groups, known=self._known)
+        self._known = set()
+        self._group = 0
+        if self._root is not None:
+            shutil.rmtree(self._root, ignore_errors=True)
+            self._root = None
+
+    def note(self, pids: Iterable[int]) -> None:
+        """Remember ``pids`` (an app's) so ``stop`` reaps them even once they are zombies."""
+        self._known |= set(pids)
+
+    def forget(self, pids: Iterable[int]) -> None:
+        """Drop ``pids`` an app has ended and reaped itself."""
+        self._known -= set(pids)
+
+    # -- what apps get -----------------------------------------------------------
+
+    def env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The environment of a process on this desktop: display, buses, accessibility on."""
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            "LANG": "C.UTF-8",
+            "HOME": str(self.root / "home"),
+            "XDG_RUNTIME_DIR": str(self.root / "runtime"),
+            "DISPLAY": self.display,
+            "DBUS_SESSION_BUS_ADDRESS": self.bus_address,
+            "GDK_BACKEND": "x11",
+            # GTK 3 loads the atk-bridge itself; these keep it on and never turn it off.
+            "GNOME_ACCESSIBILITY": "1",
+            "GTK_A11Y": "atspi",
+            "QT_ACCESSIBILITY": "1",
+            _proc.MARK_ENV: self.mark,
+        }
+        if self.a11y_address:
+            env["AT_SPI_BUS_ADDRESS"] = self.a11y_address
+        env.update(extra or {})
+        env.pop("NO_AT_BRIDGE", None)
+        return env
+
+    def log(self, name: str) -> Path:
+        """The path of a log file in the session's folder."""
+        return self.root / "logs" / name
+
+    # -- start steps -------------------------------------------------------------
+
+    @staticmethod
+    def _timed(step: Callable[[], None]) -> float:
+        began = time.monotonic()
+        step()
+        return time.monotonic() - began
+
+    def _spawn_reporting(self, step: str, argv: list[str], env: Mapping[str, str]) -> str:
+        """Spawn ``argv`` with a pipe on which it writes one line; that line."""
+        read_fd, write_fd = os.pipe()
+        log = self.log(f"{step}.log")
+        argv = [a.replace("{fd}", str(write_fd)) for a in argv]
+        try:
+            proc = _proc.spawn(argv, env, group=self._group, pass_fds=[write_fd], stderr=log)
+        except OSError as exc:
+            os.close(read_fd)
+            raise SessionStartFailed(step, f"{step}: could not run {argv[0]}: {exc}") from exc
+        finally:
+            os.close(write_fd)
+        self._procs.append(proc)
+        if not self._group:
+            self._group = proc.pid
+        try:
+            line = _proc.read_line(read_fd, time.monotonic() + STEP_TIMEOUT, proc)
+        finally:
+            os.close(read_fd)
+        if not line:
+            # The pipe closes as the process exits: give the exit a moment to be seen.
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=1.0)
+            if proc.returncode is not None:
+                state = f"failed to start (exited {proc.returncode})"
+            else:
+                state = f"gave no answer within {STEP_TIMEOUT:.0f} s"
+            raise SessionStartFailed(
+                step, f"{step} {state}; its stderr ({log}):\n{_proc.tail(log)}"
+            )
+        return line
+
+    def _start_xvfb(self) -> None:
+        width, height, depth = self.screen
+        number = self._spawn_reporting(
+            "xvfb",
+            [
+                "Xvfb",
+                "-displayfd",
+                "{fd}",
+                "-nolisten",
+                "tcp",
+                "-noreset",
+                "-screen",
+                "0",
+                f"{width}x{height}x{depth}",
+            ],
+            self._base_env(),
+        )
+        self.display = f":{number}"
+
+    def _start_session_bus(self) -> None:
+        self.bus_address = self._spawn_reporting(
+            "session_bus",
+            ["dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address={fd}"],
+            self._base_env(),
+        )
+
+    def _start_a11y_bus(self) -> None:
+        log = self.log("a11y_bus.log")
+        env = self.env()
+        try:
+            proc = _proc.spawn(
+                [BUS_LAUNCHER, "--launch-immediately", "--a11y=1"],
+                env,
+                group=self._group,
+                stderr=log,
+            )
+        except OSError as exc:
+            raise SessionStartFailed("a11y_bus", f"could not run {BUS_LAUNCHER}: {exc}") from exc
+        self._procs.append(proc)
+        address = _a11y_address(self.bus_address, proc, time.monotonic() + STEP_TIMEOUT)
+        if not address:
+            raise SessionStartFailed(
+                "a11y_bus",
+                f"the AT-SPI bus launcher gave no address within {STEP_TIMEOUT:.0f} s "
+                f"({'exited ' + str(proc.returncode) if proc.poll() is not None else 'running'}); "
+                f"its stderr ({log}):\n{_proc.tail(log)}",
+            )
+        self.a11y_address = address
+
+    def _wait_registry(self) -> None:
+        self._atspi = _atspi.bind(self.a11y_address)
+        error = _atspi.glib_error()
+        deadline = time.monotonic() + STEP_TIMEOUT
+        last = ""
+        while time.monotonic() < deadline:
+            try:
+                self._atspi.get_desktop(0).get_child_count()
+                return
+            except error as exc:
+                last = str(exc)
+            time.sleep(0.05)
+        raise SessionStartFailed(
+            "registry",
+            f"at-spi2-registryd did not answer within {STEP_TIMEOUT:.0f} s ({last}); "
+            f"the bus launcher's stderr:\n{_proc.tail(self.log('a11y_bus.log'))}",
+        )
+
+    def _base_env(self) -> dict[str, str]:
+        return {
+            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            "LANG": "C.UTF-8",
+            "HOME": str(self.root / "home"),
+            "XDG_RUNTIME_DIR": str(self.root / "runtime"),
+            _proc.MARK_ENV: self.mark,
+        }
+
+
+def _a11y_address(bus_address: str, launcher: subprocess.Popen[bytes], deadline: float) -> str:
+    """Ask the session bus for ``org.a11y.Bus``'s address once the launcher owns the name.
+
+    The name is asked for with ``NameHasOwner`` first: a ``GetAddress`` sent before
+    the launcher owns it would make the bus activate a second launcher.
+    """
+    gio, glib = _atspi.gio_modules()
+
+    flags = (
+        gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
+        | gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+    )
+    conn = gio.DBusConnection.new_for_address_sync(bus_address, flags, None, None)
+    try:
+        while time.monotonic() < deadline and launcher.poll() is None:
+            owned = conn.call_sync(
+                "org.freedesktop.DBus",
+                "/org/freedesktop/DBus",
+                "org.freedesktop.DBus",
+                "NameHasOwner",
+                glib.Variant("(s)", ("org.a11y.Bus",)),
+                None,
+                gio.DBusCallFlags.NO_AUTO_START,
+                1000,
+                None,
+            ).unpack()[0]
+            if owned:
+                reply = conn.call_sync(
+                    "org.a11y.Bus",
+                    "/org/a11y/bus",
+                    "org.a11y.Bus",
+                    "GetAddress",
+                    None,
+                    None,
+                    gio.DBusCallFlags.NO_AUTO_START,
+                    2000,
+                    None,
+                )
+                return str(reply.unpack()[0])
+            time.sleep(0.02)
+    finally:
+        conn.close_sync(None)
+    return ""
