@@ -1,5 +1,6 @@
-"""python -m bench [--n N] [--warmup W] [--no-scale]: harness overhead per attempt vs the
-Playwright floor, then the scale-out figures (throughput and memory as workers are added)."""
+"""python -m bench [--n N] [--warmup W] [--no-desktop] [--no-scale]: harness overhead per
+attempt vs the Playwright floor, the desktop reset vs the same floor, then the scale-out
+figures (throughput and memory as workers are added)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import tempfile
 from pathlib import Path
 
 from bench import _world
-from bench._measure import measure
+from bench._desktop import measure_desktop, missing, render_desktop
+from bench._measure import floor_sample, measure
 from bench._report import render
 from bench._scale import measure_scale, render_scale
 from proctor.runner import RunOptions, Worker
@@ -21,6 +23,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--n", type=int, default=20, help="measured rounds (default 20)")
     parser.add_argument("--warmup", type=int, default=3, help="unmeasured rounds first (3)")
+    parser.add_argument(
+        "--desktop",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also time the desktop reset against the same floor (default on)",
+    )
     parser.add_argument(
         "--scale",
         action=argparse.BooleanOptionalAction,
@@ -33,7 +41,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-async def _run(n: int, warmup: int) -> str:
+async def _run(n: int, warmup: int, desktop: bool) -> str:
     with tempfile.TemporaryDirectory(prefix="proctor-bench-") as tmp:
         folder = Path(tmp)
         loaded = _world.write_scenario(folder)
@@ -41,7 +49,15 @@ async def _run(n: int, warmup: int) -> str:
         sites = [*all_sites().values(), _world.SITE]
         async with Worker(folder / "run", RunOptions(), sites=sites) as worker:
             samples = await measure(worker, loaded, n, warmup)
-    return render(samples)
+            report = render(samples)
+            if desktop:
+                lacking = missing()
+                if lacking:
+                    report += f"\n\ndesktop: not measured, missing {', '.join(lacking)}"
+                else:
+                    found = await measure_desktop(n, warmup, lambda: floor_sample(worker))
+                    report += "\n\n" + render_desktop(found)
+    return report
 
 
 def _log(line: str) -> None:
@@ -51,7 +67,7 @@ def _log(line: str) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Run the bench and print its report; exit 1 when the Ray leg could not run."""
     args = _args(argv)
-    print(asyncio.run(_run(args.n, args.warmup)), flush=True)
+    print(asyncio.run(_run(args.n, args.warmup, args.desktop)), flush=True)
     if not args.scale:
         return
     result = asyncio.run(measure_scale(_log))
