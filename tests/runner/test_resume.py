@@ -80,3 +80,23 @@ async def test_a_half_written_attempt_is_redone_and_its_requests_are_not_doubled
     assert len(info["legs"]) == 2 and all(leg["ended_at"] for leg in info["legs"])
     assert info["started_at"] == first.started_at
     assert again.summary is not None and again.summary.started_at == first.started_at
+
+
+def test_a_killed_legs_control_files_go_even_when_its_orphan_still_runs(tmp_path: Path) -> None:
+    """A Ray actor outlives its killed driver for a while: its file must not outlive the leg."""
+    import os
+
+    from proctor.runner._resume import drop_controls, tidy
+
+    run_dir = tmp_path / "r"
+    run_dir.mkdir()
+    live = run_dir / f"control-{os.getpid()}.json"  # a pid that is alive: the orphan
+    dead = run_dir / "control-4194999.json"  # above pid_max: gone
+    for path in (live, dead):
+        path.write_text("{}")
+    (run_dir / "keep.json").write_text("{}")
+    tidy(run_dir, [])
+    assert sorted(p.name for p in run_dir.iterdir()) == ["keep.json"]
+    live.write_text("{}")
+    drop_controls(run_dir)  # the end of a leg, its executor closed
+    assert not live.exists()

@@ -11,8 +11,6 @@ temp files of writes a kill cut short are removed.
 from __future__ import annotations
 
 import contextlib
-import os
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -66,7 +64,7 @@ def check_same_plan(stored: Mapping[str, Any], wanted: Mapping[str, Any], label:
 
 
 def tidy(run_dir: Path, done: Sequence[str]) -> None:
-    """Drop web.jsonl lines of attempts not done, and temp files left by a kill."""
+    """Drop web.jsonl lines of attempts not done, temp files and control files left by a kill."""
     _prune_web_log(run_dir / "web.jsonl", set(done))
     attempts = run_dir / "attempts"
     if attempts.is_dir():
@@ -76,30 +74,20 @@ def tidy(run_dir: Path, done: Sequence[str]) -> None:
     for tmp in run_dir.glob(".*.tmp"):
         with contextlib.suppress(OSError):
             tmp.unlink()
-    drop_stale_controls(run_dir)
+    drop_controls(run_dir)
 
 
-def drop_stale_controls(run_dir: Path, wait: float = 0.0) -> None:
-    """Remove control-<pid>.json files whose worker is gone.
+def drop_controls(run_dir: Path) -> None:
+    """Remove every control-<pid>.json of the run: no worker of it serves a lease now.
 
-    ``wait``: seconds to give workers that are ending (a killed Ray actor, a
-    pool process being reaped) to be gone; the files of those still alive after
-    it stay: a live worker's file is how ``lease revoke`` reaches it.
+    Called when a leg has no worker up: before a resumed leg starts its own, and
+    after a leg's executor closed. A file left by a killed leg names a worker
+    that is dead, or an orphan of that leg still ending (a Ray actor outlives its
+    driver for a while): revoking through it would reach nothing of this run.
     """
-    deadline = time.monotonic() + wait
-    while True:
-        controls = [
-            (c, int(digits))
-            for c in run_dir.glob("control-*.json")
-            if (digits := c.stem.removeprefix("control-")).isdigit()
-        ]
-        for control, pid in controls:
-            if not _alive(pid):
-                with contextlib.suppress(OSError):
-                    control.unlink()
-        if not any(c.exists() for c, _ in controls) or time.monotonic() >= deadline:
-            return
-        time.sleep(0.1)
+    for control in run_dir.glob("control-*.json"):
+        with contextlib.suppress(OSError):
+            control.unlink()
 
 
 def _prune_web_log(path: Path, done: set[str]) -> None:
@@ -121,13 +109,3 @@ def _prune_web_log(path: Path, done: set[str]) -> None:
             dropped += 1
     if dropped:
         write_bytes_atomic(path, b"".join(line + b"\n" for line in kept))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

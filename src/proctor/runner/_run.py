@@ -26,12 +26,9 @@ from proctor.runner._executor import Executor, InlineExecutor
 from proctor.runner._leftovers import claim, clean, find_leftovers, release
 from proctor.runner._plan import PlanItem
 from proctor.runner._record import AttemptOutput, attempt_folder, skipped_record, write_attempt
-from proctor.runner._resume import drop_stale_controls, load_done, tidy
+from proctor.runner._resume import drop_controls, load_done, tidy
 from proctor.runner._schedule import drive
 from proctor.runner._worker import RunOptions, SealState
-
-CONTROL_WAIT = 10.0
-"""Seconds a run's end gives workers being killed to be gone, so their control files go."""
 
 ProgressHook = Callable[[PlanItem, AttemptRecord | None], None]
 """Called before (record None) and after each attempt."""
@@ -180,8 +177,8 @@ async def execute(
         finally:
             await executor.close()
             release(run_dir)
-            # A worker killed at close (a Ray actor past its close deadline) left its file.
-            await asyncio.to_thread(drop_stale_controls, run_dir, CONTROL_WAIT)
+            # The leg's workers are closed: a file left is a killed worker's or an older leg's.
+            drop_controls(run_dir)
     scratch_root = run_dir / "scratch"
     if scratch_root.is_dir() and not any(scratch_root.iterdir()):
         scratch_root.rmdir()
