@@ -12,6 +12,7 @@ terminal either.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -56,6 +57,18 @@ def safe(text: object, *, newlines: bool = False) -> str:
     return pattern.sub(_escaped, value)
 
 
+_JSON_UNSAFE = re.compile(f"[\x7f-\x9f\u2028\u2029{_BIDI}]")
+"""What ``json.dumps`` leaves raw in a string that a terminal would still obey (it escapes
+the C0 controls itself): DEL, the C1 controls, the line separators and bidi controls."""
+
+
+def json_text(value: object, *, indent: int | None = None) -> str:
+    """``value`` as JSON that is safe to print: the same document a parser reads, with every
+    control and bidi character inside its strings written as a ``\\uXXXX`` escape."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent, default=str)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def markup(text: object, *, newlines: bool = False) -> str:
     """``safe(text)`` escaped for rich markup, to embed in a markup string or a table cell."""
     return escape(safe(text, newlines=newlines))
@@ -85,4 +98,4 @@ def console(**kwargs: Any) -> Console:
     return SafeConsole(**kwargs)
 
 
-__all__ = ["SafeConsole", "console", "markup", "safe"]
+__all__ = ["SafeConsole", "console", "json_text", "markup", "safe"]

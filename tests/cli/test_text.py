@@ -64,3 +64,15 @@ def test_the_safe_console_escapes_text_rendered_raw() -> None:
     assert not any(c in bare for c in "\x1b\x07\x9b\u202e\u2066\x00\x7f\u2028"), repr(bare)
     assert "a\\x1b[2Jb\\x1b]0;title" in text
     assert "\\u202ee\\u2066f" in text
+
+
+def test_json_text_is_the_same_document_with_no_raw_control_or_bidi_character() -> None:
+    import json
+
+    from proctor._text import json_text
+
+    value = {"answer": "a\x1b[31mred\x9b2J\u202eevil\x7f\u2028", "n": [1, "ü €"]}
+    text = json_text(value, indent=2)
+    assert json.loads(text) == value
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e]", text)
+    assert "\\u009b" in text and "\\u202e" in text and "ü €" in text

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -12,6 +11,7 @@ from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 
+from proctor._text import json_text
 from proctor.scenario import Catalog, load_catalog
 from proctor.world import all_sites
 
@@ -31,7 +31,7 @@ JsonOpt = Annotated[
 
 def emit_json(value: object) -> None:
     """One JSON document on stdout, for scripts: never wrapped, cut or styled."""
-    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2, default=str) + "\n")
+    sys.stdout.write(json_text(value, indent=2) + "\n")
     sys.stdout.flush()
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from proctor._text import console as safe_console
-from proctor._text import safe
+from proctor._text import json_text, safe
 from proctor.cli._common import JsonOpt, ResultsOpt
 from proctor.cli.report import LabelArg
 from proctor.records import AttemptRecord
@@ -44,7 +43,7 @@ class _Printer:
         self.out.print(safe(line), markup=False)
 
     def _json(self, aid: str, value: dict[str, Any]) -> None:
-        sys.stdout.write(json.dumps({"attempt": aid, **value}, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text({"attempt": aid, **value}) + "\n")
         sys.stdout.flush()
 
     def event(self, aid: str, event: dict[str, Any] | Restarted) -> None:
