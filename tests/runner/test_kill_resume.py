@@ -101,11 +101,12 @@ def uninterrupted(results: Path) -> Path:
 EXECUTORS: list[tuple[str, list[str], int]] = [
     ("inline", [], 2),
     ("pool", ["--workers", "2"], 2),
-    ("ray", ["--executor", "ray", "--workers", "2"], 1),
+    ("ray", ["--executor", "ray", "--workers", "2"], 2),
 ]
-"""(name, options, kills): Ray is killed once (each leg starts a local Ray cluster, the
-suite's dearest start); the resume of a resumed leg is the driver's logic, proven inline
-and under the pool."""
+"""(name, options, kills). Ray is killed twice too: a killed leg's Ray actors outlive its
+driver for a while, and their live owner records keep the leftovers sweep of the next
+leg off them (see the closing note of issue 14's first stop); one kill left them alive
+at the end under load."""
 
 
 def test_killed_twice_and_resumed_equals_an_uninterrupted_run(tmp_path: Path) -> None:
