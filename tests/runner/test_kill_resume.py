@@ -9,6 +9,7 @@ and summary equal those of an uninterrupted run of the same plan, times aside.
 
 from __future__ import annotations
 
+import ctypes
 import importlib.util
 import json
 import os
@@ -16,6 +17,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,6 +31,7 @@ PROCTOR = Path(sys.executable).parent / "proctor"
 REPEAT = 2
 TOTAL = len(SCENARIOS) * len(ARMS) * REPEAT
 DEADLINE = 240.0
+PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 36, 37
 
 
 def command(results: Path, label: str, extra: list[str], resume: bool = False) -> list[str]:
@@ -107,6 +110,24 @@ EXECUTORS: list[tuple[str, list[str], int]] = [
 driver for a while, and their live owner records keep the leftovers sweep of the next
 leg off them (see the closing note of issue 14's first stop); one kill left them alive
 at the end under load."""
+
+
+@pytest.fixture(autouse=True)
+def _not_a_subreaper() -> Iterator[None]:
+    """Orphans of a killed run reparent to init here, as they would under a real shell.
+
+    A test worker that ran a desktop session or a jailed agent is a child subreaper;
+    the killed driver's Ray daemons then reparent to it, not to init, never see their
+    parent die and run on. This test is about proctor's sweep, not that worker.
+    """
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    was = ctypes.c_int(0)
+    prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(was), 0, 0, 0)
+    prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+    try:
+        yield
+    finally:
+        prctl(PR_SET_CHILD_SUBREAPER, was.value, 0, 0, 0)
 
 
 def test_killed_twice_and_resumed_equals_an_uninterrupted_run(tmp_path: Path) -> None:
