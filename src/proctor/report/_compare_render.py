@@ -16,9 +16,8 @@ import jinja2
 from proctor._text import safe
 from proctor.records import write_text_atomic
 from proctor.report._compare import BETTER, WORSE, Comparison
+from proctor.report._html import template_environment
 from proctor.report._markdown import table
-
-TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 @dataclass(frozen=True)
@@ -84,13 +83,7 @@ def mark_class(mark: str) -> str:
 
 
 def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    env = template_environment()
     env.filters["safe_text"] = safe
     env.filters["mark_class"] = mark_class
     return env

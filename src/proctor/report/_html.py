@@ -262,14 +262,19 @@ def grid(summary: RunSummary, records: Sequence[AttemptRecord]) -> dict[str, Any
     return {"columns": columns, "cells": cells}
 
 
-def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(
+def template_environment() -> jinja2.Environment:
+    """The report package's templates: autoescaped, strict about undefined names."""
+    return jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+
+
+def _environment() -> jinja2.Environment:
+    env = template_environment()
     env.filters["pretty"] = pretty
     env.globals["f"] = f
     return env
