@@ -6,8 +6,9 @@ The value is a comma-separated list of ``[SCENARIO:]KIND@AT[xTRIES]``:
   killed), ``worker`` (the worker process kills itself), ``hang`` (the worker
   stalls in a call that never returns, until the driver's deadline kills it;
   under ``pool`` and ``ray`` only), ``fixture`` (a fixture
-  handler raises), ``provider`` (a model call answers HTTP 500, on every retry);
-- AT: the agent's Nth recorded step (browser, driver, worker), the Nth request
+  handler raises), ``provider`` (a model call answers HTTP 500, on every retry),
+  ``app`` (the desktop app the agent drives is killed, as a crash would);
+- AT: the agent's Nth recorded step (browser, driver, worker, app), the Nth request
   of the try (fixture) or the Nth model call (provider), from 1; or ``done``:
   after the agent stopped, before the end state is read (browser, driver, worker, hang);
 - TRIES: the tries it hits, ``x1`` by default (the first try only, so the
@@ -36,9 +37,9 @@ from proctor.errors import RunError
 
 INJECT_ENV = "PROCTOR_INJECT"
 
-InjectKind = Literal["browser", "driver", "worker", "hang", "fixture", "provider"]
+InjectKind = Literal["browser", "driver", "worker", "hang", "fixture", "provider", "app"]
 INJECT_KINDS: tuple[InjectKind, ...] = get_args(InjectKind)
-_STEP_KINDS = ("browser", "driver", "worker", "hang")
+_STEP_KINDS = ("browser", "driver", "worker", "hang", "app")
 _PART = re.compile(
     r"^(?:(?P<scenario>[A-Za-z0-9._-]+):)?(?P<kind>[a-z]+)@(?P<at>\d+|done)(?:x(?P<tries>\d+|\*))?$"
 )

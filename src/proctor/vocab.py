@@ -66,12 +66,20 @@ was not run. unknown: set only when reading a stored record whose reason this
 version does not know; the stored word is kept in the record's ``stop_detail``.
 """
 
-FaultKind = Literal["browser", "fixture", "setup", "provider", "worker"]
+FaultKind = Literal[
+    "browser", "fixture", "setup", "provider", "worker", "desktop", "window_unavailable"
+]
 """What an infra fault was: retried, recorded, never scored.
 
 worker: the worker running the try died, or passed the try's deadline (its wall
-limit plus the grace) and was killed by the driver.
+limit plus the grace) and was killed by the driver. desktop: the desktop session
+or an app of the attempt failed (an app exited or crashed, the accessibility bus
+did not answer). window_unavailable: an app ran without showing a window, twice.
 """
+
+Surface = Literal["browser", "desktop"]
+"""What an attempt's agent drives: a Chromium, or apps on a desktop (``world.desktop``).
+Each action names the surfaces it exists on; the tools offered follow the surface."""
 
 NotRun = Literal["budget"]
 """Why a planned attempt was not run (``AttemptRecord.not_run``): budget: ``--budget``
@@ -146,6 +154,7 @@ FAULT_KINDS: tuple[FaultKind, ...] = get_args(FaultKind)
 NOT_RUN: tuple[NotRun, ...] = get_args(NotRun)
 CROSSINGS: tuple[Crossing, ...] = get_args(Crossing)
 TIERS: tuple[Tier, ...] = get_args(Tier)
+SURFACES: tuple[Surface, ...] = get_args(Surface)
 CATEGORIES: tuple[Category, ...] = get_args(Category)
 CAUSE_KINDS: tuple[CauseKind, ...] = get_args(CauseKind)
 VERIFY_ROLES: tuple[VerifyRole, ...] = get_args(VerifyRole)
@@ -175,6 +184,7 @@ __all__ = [
     "REFUSALS",
     "RUN_STOP_REASONS",
     "STOP_REASONS",
+    "SURFACES",
     "TIERS",
     "VERIFY_ROLES",
     "BoundaryReason",
@@ -191,6 +201,7 @@ __all__ = [
     "RunDifference",
     "RunStopReason",
     "StopReason",
+    "Surface",
     "Tier",
     "VerifyRole",
     "is_limit_reason",

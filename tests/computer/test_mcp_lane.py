@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 
 from proctor.agents import Computer, Outcome
-from proctor.computer.actions import ACTION_TYPES
+from proctor.computer.actions import ops_on
 from proctor.computer.mcp_lane import McpLane
 from proctor.runner import Arm, PlanItem, Worker, run_attempt
 from proctor.scenario import LoadedScenario, Scenario
@@ -61,10 +61,10 @@ async def test_tools_are_the_toolset_with_docstrings_as_descriptions(
 ) -> None:
     agent = InProcessAgent(calls=[("done", {})])
     await attempt_with(worker, suite["manual-selectors"], agent)
-    assert [t.name for t in agent.listed] == [*ACTION_TYPES, "observe", "batch"]
+    assert [t.name for t in agent.listed] == [*ops_on("browser"), "observe", "batch"]
     from proctor.computer._mcp_tools import Batch, Observe
 
-    models = {**ACTION_TYPES, "observe": Observe, "batch": Batch}
+    models = {**ops_on("browser"), "observe": Observe, "batch": Batch}
     for tool in agent.listed:
         assert tool.description == inspect.cleandoc(models[tool.name].__doc__ or ""), tool.name
         assert "op" not in tool.input_schema["properties"], tool.name

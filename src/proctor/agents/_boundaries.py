@@ -140,7 +140,11 @@ def sensitive_target(obs: Observation, action: Action, marked: str | None = None
             for control in controls(obs):
                 if control.ref == action.ref:
                     return control.mark or sensitive_kind(control.role, control.name)
-    if isinstance(action, Press) and action.key.lower() == "enter" and action.ref is not None:
+    if (
+        isinstance(action, Press)
+        and (action.key or "").lower() == "enter"
+        and action.ref is not None
+    ):
         for control in controls(obs):
             if control.ref == action.ref:
                 return control.mark or sensitive_kind(control.role, control.name)

@@ -15,7 +15,7 @@ from proctor.computer.actions import Action
 from proctor.computer.attempt import AttemptInfo, CallCounter
 from proctor.computer.observation import Observation
 from proctor.records import PlannerCall, Step
-from proctor.vocab import RunStopReason
+from proctor.vocab import RunStopReason, Surface
 
 
 class Computer(Protocol):
@@ -26,6 +26,11 @@ class Computer(Protocol):
     """
 
     finished: bool
+
+    @property
+    def surface(self) -> Surface:
+        """What the agent drives: ``browser``, or ``desktop`` (the tools offered follow it)."""
+        ...
 
     @property
     def attempt(self) -> AttemptInfo:

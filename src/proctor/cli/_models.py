@@ -23,12 +23,15 @@ from proctor.agents.llm import (
 )
 from proctor.errors import RunError
 from proctor.records import AttemptRecord
-from proctor.runner import Arm
+from proctor.runner import Arm, scenario_skip
+from proctor.scenario import LoadedScenario
 
 StrictOpt = Annotated[
     bool,
     typer.Option(
-        "--strict", help="Fail (exit 2) instead of skipping a model arm that has no API key."
+        "--strict",
+        help="Fail (exit 2) instead of skipping a model arm that has no API key, or a "
+        "desktop scenario on a machine without the desktop stack.",
     ),
 ]
 PricesOpt = Annotated[
@@ -77,6 +80,23 @@ def check_arms(arms: Sequence[Arm], *, strict: bool, console: Console) -> None:
         if not a.skip:
             for warning in arm_warnings(a.name, a.spec):
                 err.print(f"[yellow]warning:[/] {markup(warning)}", highlight=False)
+
+
+def check_scenarios(scenarios: Sequence[LoadedScenario], *, strict: bool, console: Console) -> None:
+    """Print each scenario this machine cannot run (a desktop one without the desktop
+    stack) with its reason; ``strict`` refuses them.
+
+    Raises:
+        RunError: under ``strict``, naming every scenario that cannot run and why.
+    """
+    skipped = [(s.scenario.id, why) for s in scenarios if (why := scenario_skip(s.scenario))]
+    if strict and skipped:
+        names = ", ".join(name for name, _ in skipped)
+        raise RunError(
+            f"--strict: {names} cannot run here: {skipped[0][1]}; install it or drop --strict"
+        )
+    for name, why in skipped:
+        console.print(f"[yellow]skipped[/] scenario {markup(name)}: {markup(why)}")
 
 
 def judge_for(spec: str | None, arms: Sequence[Arm]) -> LLMJudge | None:

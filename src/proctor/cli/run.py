@@ -22,6 +22,7 @@ from proctor.cli._models import (
     StrictOpt,
     VisionOpt,
     check_arms,
+    check_scenarios,
     judge_for,
     model_specs,
     print_model_facts,
@@ -102,6 +103,7 @@ def run(
     arms = [parse_arm(a) for a in specs]
     console = safe_console()
     check_arms(arms, strict=strict, console=console)
+    check_scenarios(picked, strict=strict, console=console)
     the_judge = judge_for(judge, arms)
     kind, count = executor_kind(executor, workers)
     options = RunOptions(

@@ -201,7 +201,7 @@ async def marking(c: BrowserComputer, action: a.Action) -> str | None:
     so a Press of Enter reads that button's marking too.
     """
     resolved = action.aimed_at()
-    enter = isinstance(action, a.Press) and action.key.lower() == "enter"
+    enter = isinstance(action, a.Press) and (action.key or "").lower() == "enter"
     script = js.ENTER_MARK_JS if enter else js.MARK_JS
     try:
         if resolved is None:

@@ -46,6 +46,7 @@ from proctor.computer.observation import Observation, TabInfo
 from proctor.computer.user import UserChannel
 from proctor.errors import BrowserFault, ComputerError, SetupFault
 from proctor.records import Step
+from proctor.vocab import Surface
 
 ACTION_TIMEOUT_MS = 4_000
 PROBE_TIMEOUT = 10.0
@@ -98,6 +99,11 @@ class BrowserComputer:
         """Who answers ask_user and request_approval; without one, those steps fail."""
 
     # ----- the agent's contract (``proctor.agents.Computer``) ------------------
+
+    @property
+    def surface(self) -> Surface:
+        """A browser: the browser's tools are offered."""
+        return "browser"
 
     @property
     def attempt(self) -> AttemptInfo:

@@ -75,6 +75,11 @@ async def dispatch(c: BrowserComputer, action: a.Action, facts: Facts) -> Handle
             return await wait(c, action)
         case a.Restart():
             return await restart(c, facts)
+        case a.Key() | a.SetValue() | a.Activate() | a.Read():
+            raise ValueError(
+                f"{action.op} is a desktop verb; in a browser use press (keys), fill "
+                "(a field's value), tabs (a tab) or extract (text)"
+            )
         case a.AskUser():
             reply = await c.user_channel().ask(action, step=c.recorder.next_index())
             return Handled(reply.text, reply.data)
@@ -224,6 +229,10 @@ async def check(c: BrowserComputer, action: a.Check) -> Handled:
 
 async def press(c: BrowserComputer, action: a.Press) -> Handled:
     target = action.target()
+    if action.key is None:
+        raise ValueError(
+            "in a browser, press needs a key (e.g. Enter); to press a button, click it"
+        )
     if target is None:
         await c.page.keyboard.press(action.key)
     else:

@@ -1,7 +1,7 @@
 """The MCP toolset, generated from the action models (one source of truth).
 
-Tools are exactly: one per action op (``ACTION_TYPES``), plus ``observe`` and
-``batch``. A tool's description is its model's docstring; its input schema is
+Tools are exactly: one per action op of the attempt's surface (``ops_on``), plus
+``observe`` and ``batch``. A tool's description is its model's docstring; its input schema is
 the model's JSON schema without the ``op`` field (both from ``tool_schema``, the
 builder the LLM agents' tools use too).
 
@@ -16,13 +16,14 @@ What is counted (the numbers in attempt.json):
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from proctor.computer.actions import ACTION_TYPES, Action
+from proctor.computer.actions import ACTION_TYPES, Action, ops_on
 from proctor.computer.tool_schema import tool_description, tool_parameters
 from proctor.records import Step
+from proctor.vocab import Surface
 
 BATCH_MAX = 50
 """Most actions one batch may hold."""
@@ -32,6 +33,11 @@ class Observe(BaseModel):
     """Observe the active tab: url, title, open tabs, focused element, last error, and the aria snapshot whose [ref=eN] refs the other tools accept. Counts as one tool call."""  # noqa: E501
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+    surface_doc: ClassVar[dict[Surface, str]] = {
+        "desktop": "Observe the app you drive: its active window's accessibility outline, "
+        "whose [ref=dN] refs the other tools accept, the window title, the open windows, "
+        "the focused control and the last error. Counts as one tool call."
+    }
 
 
 class Batch(BaseModel):
@@ -48,7 +54,7 @@ class Batch(BaseModel):
 
 
 TOOL_MODELS: dict[str, type[BaseModel]] = {**ACTION_TYPES, "observe": Observe, "batch": Batch}
-"""Every tool the lane exposes, by name."""
+"""Every tool a lane may expose, by name (a lane exposes those of its surface)."""
 
 if len(TOOL_MODELS) != len(ACTION_TYPES) + 2:  # an op named observe or batch would shadow a tool
     raise RuntimeError("an action op collides with the observe or batch tool")
@@ -56,37 +62,52 @@ if len(TOOL_MODELS) != len(ACTION_TYPES) + 2:  # an op named observe or batch wo
 _ACTION = TypeAdapter(Action)
 
 
-def description(name: str) -> str:
-    """A tool's description: its model's docstring."""
-    return tool_description(TOOL_MODELS[name])
+def tool_models(surface: Surface = "browser") -> dict[str, type[BaseModel]]:
+    """The tools of a lane on ``surface``: its actions, then observe and batch."""
+    return {**ops_on(surface), "observe": Observe, "batch": Batch}
 
 
-def input_schema(name: str) -> dict[str, Any]:
+def description(name: str, surface: Surface = "browser") -> str:
+    """A tool's description: its model's docstring (or its text for ``surface``)."""
+    return tool_description(TOOL_MODELS[name], surface=surface)
+
+
+def input_schema(name: str, surface: Surface = "browser") -> dict[str, Any]:
     """A tool's input schema: its model's JSON schema, without ``op`` (the tool name says it)."""
-    return tool_parameters(TOOL_MODELS[name])
+    return tool_parameters(TOOL_MODELS[name], surface=surface)
 
 
 class BadCall(ValueError):
     """A tool call the toolset cannot run: an unknown tool or invalid arguments."""
 
 
-def parse(name: str, arguments: dict[str, Any] | None) -> Action | Observe | Batch:
-    """What a tool call stands for: an action, ``Observe`` or ``Batch``.
+def parse(
+    name: str, arguments: dict[str, Any] | None, surface: Surface = "browser"
+) -> Action | Observe | Batch:
+    """What a tool call stands for: an action of ``surface``, ``Observe`` or ``Batch``.
 
     Raises:
         BadCall: naming the tool and what is wrong with its arguments.
     """
     args = dict(arguments or {})
+    offered = tool_models(surface)
     try:
         if name == "observe":
             return Observe.model_validate(args)
         if name == "batch":
-            return Batch.model_validate(args)
-        if name in ACTION_TYPES:
+            batch = Batch.model_validate(args)
+            strange = [a.op for a in batch.actions if a.op not in offered]
+            if strange:
+                raise BadCall(
+                    f"batch: {', '.join(strange)} is not a tool on a {surface}; "
+                    f"the tools are: {', '.join(offered)}"
+                )
+            return batch
+        if name in offered:
             return _ACTION.validate_python({**args, "op": name})
     except ValidationError as exc:
         raise BadCall(f"{name}: {_problems(exc, name)}") from exc
-    raise BadCall(f"there is no tool {name!r}; the tools are: {', '.join(TOOL_MODELS)}")
+    raise BadCall(f"there is no tool {name!r}; the tools are: {', '.join(offered)}")
 
 
 def _problems(exc: ValidationError, name: str) -> str:

@@ -7,6 +7,11 @@ source of truth for what an agent may do.
 Elements are addressed in one of four ways, checked by ``Target``:
 ``ref`` from the aria snapshot, ``role`` + ``name``, a CSS ``selector``, or
 page coordinates ``x``/``y``.
+
+An action exists on the surfaces its ``surfaces`` names (``browser``, ``desktop``);
+the tools offered to an agent are those of its attempt's surface. On a desktop,
+refs (``dN``) come from the window's accessibility outline and roles are the
+outline's (``push button``, ``text``...).
 """
 
 from __future__ import annotations
@@ -14,6 +19,12 @@ from __future__ import annotations
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from proctor.vocab import Surface
+
+BROWSER: frozenset[Surface] = frozenset({"browser"})
+DESKTOP: frozenset[Surface] = frozenset({"desktop"})
+BOTH: frozenset[Surface] = BROWSER | DESKTOP
 
 
 class _Strict(BaseModel):
@@ -29,12 +40,18 @@ class ActionModel(_Strict):
             control lease is revoked (``Tabs`` narrows this per instance).
         user_op: The simulated user answers it (``tool="user"``); it never touches a page.
         watches_popups: The popups and tabs it opens are waited for.
+        surfaces: Where the action exists: its tool is offered to agents on those.
+        surface_doc: The tool description on a surface, where it is not the docstring.
+        surface_hidden: Fields a surface does not offer (left out of its tool schema).
     """
 
     is_input: ClassVar[bool] = False
     needs_lease: ClassVar[bool] = True
     user_op: ClassVar[bool] = False
     watches_popups: ClassVar[bool] = True
+    surfaces: ClassVar[frozenset[Surface]] = BROWSER
+    surface_doc: ClassVar[dict[Surface, str]] = {}
+    surface_hidden: ClassVar[dict[Surface, frozenset[str]]] = {}
 
     def takes_lease(self) -> bool:
         """Whether this action is refused once the control lease is revoked."""
@@ -216,7 +233,21 @@ class Press(_Targeted):
 
     op: Literal["press"] = "press"
     is_input = True
-    key: str = Field(description="Key name as Playwright spells it, e.g. Enter or Shift+Tab.")
+    surfaces = BOTH
+    surface_doc = {
+        "desktop": "Press a control (by ref, or role and name): a button, a toggle or a menu "
+        "item does its own action, wherever the keyboard focus is. Send keys with `key`."
+    }
+    surface_hidden = {"desktop": frozenset({"key", "selector"})}
+    key: str | None = Field(
+        default=None, description="Key name as Playwright spells it, e.g. Enter or Shift+Tab."
+    )
+
+    @model_validator(mode="after")
+    def _key_or_control(self) -> Press:
+        if self.key is None and self.target() is None:
+            raise ValueError("press needs a key (e.g. Enter), or a control (ref, or role and name)")
+        return self
 
 
 class Type(_Targeted):
@@ -224,6 +255,8 @@ class Type(_Targeted):
 
     op: Literal["type"] = "type"
     is_input = True
+    surfaces = BOTH
+    surface_hidden = {"desktop": frozenset({"selector"})}
     text: str = Field(description="The text to type.")
 
 
@@ -328,6 +361,7 @@ class Wait(ActionModel):
 
     op: Literal["wait"] = "wait"
     needs_lease = False
+    surfaces = BOTH
     text: str | None = Field(default=None, description="Text to wait for.")
     ms: int | None = Field(default=None, ge=1, le=10000, description="Milliseconds to wait.")
 
@@ -336,6 +370,53 @@ class Wait(ActionModel):
         if (self.text is None) == (self.ms is None):
             raise ValueError("give exactly one of text or ms")
         return self
+
+
+class Key(ActionModel):
+    """Press a key combination in the focused widget of the active window: Return, Tab, ctrl+s, ctrl+shift+z (X key names; Enter and Control+S work too)."""  # noqa: E501
+
+    op: Literal["key"] = "key"
+    is_input = True
+    watches_popups = False
+    surfaces = DESKTOP
+    key: str = Field(min_length=1, max_length=80, description="The combination, e.g. ctrl+s.")
+
+
+class SetValue(_Required):
+    """Set a control's value at once (by ref, or role and name): the whole text of an editable text, or the number of a slider or spin button."""  # noqa: E501
+
+    op: Literal["set_value"] = "set_value"
+    is_input = True
+    watches_popups = False
+    surfaces = DESKTOP
+    surface_hidden = {"desktop": frozenset({"selector"})}
+    value: str = Field(max_length=100_000, description="The text, or the number, it will hold.")
+
+
+class Activate(ActionModel):
+    """Bring a window to the front and give it the keyboard: by its index in the observation's windows, or by its app's name."""  # noqa: E501
+
+    op: Literal["activate"] = "activate"
+    watches_popups = False
+    surfaces = DESKTOP
+    window: int | None = Field(default=None, ge=0, description="Window index, e.g. 1.")
+    app: str | None = Field(default=None, description="The app's name, e.g. editor.")
+
+    @model_validator(mode="after")
+    def _one(self) -> Activate:
+        if (self.window is None) == (self.app is None):
+            raise ValueError("activate needs exactly one of window (an index) or app (a name)")
+        return self
+
+
+class Read(_Required):
+    """Read a control's whole text (by ref, or role and name): a document, a display, a label; the outline shortens long values."""  # noqa: E501
+
+    op: Literal["read"] = "read"
+    needs_lease = False
+    watches_popups = False
+    surfaces = DESKTOP
+    surface_hidden = {"desktop": frozenset({"selector"})}
 
 
 class Restart(ActionModel):
@@ -351,6 +432,7 @@ class AskUser(ActionModel):
     op: Literal["ask_user"] = "ask_user"
     needs_lease = False
     user_op = True
+    surfaces = BOTH
     watches_popups = False
     question: str = Field(min_length=1, max_length=2000, description="The question, in words.")
     key: str | None = Field(
@@ -364,6 +446,7 @@ class RequestApproval(ActionModel):
     op: Literal["request_approval"] = "request_approval"
     needs_lease = False
     user_op = True
+    surfaces = BOTH
     watches_popups = False
     action: str = Field(
         min_length=1, max_length=200, description="What you will do, e.g. payment or booking."
@@ -383,6 +466,7 @@ class Done(ActionModel):
     op: Literal["done"] = "done"
     needs_lease = False
     watches_popups = False
+    surfaces = BOTH
     answer: str | None = Field(default=None, description="The answer, if the task asks for one.")
 
 
@@ -403,6 +487,10 @@ Action = Annotated[
     | Extract
     | Wait
     | Restart
+    | Key
+    | SetValue
+    | Activate
+    | Read
     | AskUser
     | RequestApproval
     | Done,
@@ -413,7 +501,8 @@ ACTION_TYPES: dict[str, type[ActionModel]] = {
     cls.model_fields["op"].default: cls
     for cls in (
         Navigate, Back, Click, Fill, Select, Check, Press, Type, Scroll, Hover,
-        Drag, Upload, Tabs, Extract, Wait, Restart, AskUser, RequestApproval, Done,
+        Drag, Upload, Tabs, Extract, Wait, Restart, Key, SetValue, Activate, Read,
+        AskUser, RequestApproval, Done,
     )
 }  # fmt: skip
 
@@ -422,3 +511,8 @@ INPUT_OPS = frozenset(op for op, cls in ACTION_TYPES.items() if cls.is_input)
 
 USER_OPS = frozenset(op for op, cls in ACTION_TYPES.items() if cls.user_op)
 """Ops the simulated user answers (steps with ``tool="user"``); they never touch a page."""
+
+
+def ops_on(surface: Surface) -> dict[str, type[ActionModel]]:
+    """The actions that exist on ``surface``, in the union's order."""
+    return {op: cls for op, cls in ACTION_TYPES.items() if surface in cls.surfaces}

@@ -46,12 +46,14 @@ from proctor.computer._mcp_tools import (
     input_schema,
     parse,
     step_result,
+    tool_models,
 )
 from proctor.computer.actions import Action, Done
 from proctor.computer.attempt import CallCounter
 from proctor.computer.observation import Observation
 from proctor.errors import ComputerError, LimitReached
 from proctor.records import Step
+from proctor.vocab import Surface
 
 STOP_TIMEOUT = 5.0
 """Seconds ``stop`` waits for the server to shut down before cancelling it."""
@@ -63,6 +65,13 @@ INSTRUCTIONS = (
     "(with the answer, if the task asks for one) when finished. Every tool call counts "
     "against the task's tool-call limit; a batch counts once per action it runs."
 )
+DESKTOP_INSTRUCTIONS = (
+    "These tools drive the apps of one desktop for one task; they are the only way to act. "
+    "Call observe to see the app's window (an accessibility outline whose [ref=dN] refs the "
+    "other tools accept), act with one tool per action or several at once with batch, and "
+    "call done (with the answer, if the task asks for one) when finished. Every tool call "
+    "counts against the task's tool-call limit; a batch counts once per action it runs."
+)
 
 
 class LaneComputer(Protocol):
@@ -70,6 +79,9 @@ class LaneComputer(Protocol):
 
     @property
     def calls(self) -> CallCounter: ...
+
+    @property
+    def surface(self) -> Surface: ...
 
     async def act(self, action: Action) -> Step: ...
 
@@ -94,11 +106,15 @@ class LaneEnd:
     error: BaseException | None = None
 
 
-def tools() -> list[types.Tool]:
-    """The lane's tools, in the toolset's order."""
+def tools(surface: Surface = "browser") -> list[types.Tool]:
+    """The lane's tools on ``surface``, in the toolset's order."""
     return [
-        types.Tool(name=name, description=description(name), input_schema=input_schema(name))
-        for name in TOOL_MODELS
+        types.Tool(
+            name=name,
+            description=description(name, surface),
+            input_schema=input_schema(name, surface),
+        )
+        for name in tool_models(surface)
     ]
 
 
@@ -128,8 +144,9 @@ class McpLane:
         """Set once the lane stops taking calls (done, a limit, a fault)."""
         self._lock = asyncio.Lock()
         self._path = f"/{secrets.token_urlsafe(16)}/mcp"
-        self._schemas = {name: input_schema(name) for name in TOOL_MODELS}
-        self._tools = tools()
+        self.surface: Surface = computer.surface
+        self._schemas = {name: input_schema(name, self.surface) for name in TOOL_MODELS}
+        self._tools = tools(self.surface)
         self._socket: socket.socket | None = None
         self._server: _Uvicorn | None = None
         self._task: asyncio.Task[None] | None = None
@@ -148,7 +165,7 @@ class McpLane:
         mcp = Server(
             "proctor",
             version=__version__,
-            instructions=INSTRUCTIONS,
+            instructions=DESKTOP_INSTRUCTIONS if self.surface == "desktop" else INSTRUCTIONS,
             get_tool_input_schema=self._schemas.get,
             on_list_tools=self._on_list_tools,
             on_call_tool=self._on_call_tool,
@@ -248,7 +265,7 @@ class McpLane:
 
     async def _run(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         try:
-            call = parse(name, arguments)
+            call = parse(name, arguments, self.surface)
         except BadCall as exc:
             self.computer.calls.count_call()  # the agent spent a call on it
             return _result(str(exc), error=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from proctor.vocab import Surface
+
 
 @dataclass(frozen=True)
 class TabInfo:
@@ -16,7 +18,13 @@ class TabInfo:
 
 @dataclass(frozen=True)
 class Observation:
-    """The observed page and the browser around it.
+    """The observed page and the browser around it, or the observed window and its desktop.
+
+    On a desktop (``surface="desktop"``) the same fields hold the desktop's
+    facts: ``url`` is ``app:<name>`` of the app observed, ``title`` its window's
+    title, ``tabs`` every window of the attempt's apps (``url`` = the app's name),
+    ``active`` the observed window's index and ``snapshot`` its accessibility
+    outline with ``[ref=dN]`` refs.
 
     Attributes:
         url: URL of the active tab.
@@ -26,6 +34,8 @@ class Observation:
         snapshot: Aria snapshot of the active tab, with ``[ref=eN]`` refs.
         focused: Short description of the focused element, if any.
         error: The last action's error, if it failed.
+        surface: What was observed: a browser or a desktop.
+        frontmost: On a desktop, the window with the keyboard, when it is not the observed one.
     """
 
     url: str
@@ -36,9 +46,13 @@ class Observation:
     focused: str | None = None
     error: str | None = None
     notes: tuple[str, ...] = field(default=())
+    surface: Surface = "browser"
+    frontmost: str | None = None
 
     def render(self) -> str:
         """A compact text form for prompts and logs."""
+        if self.surface == "desktop":
+            return self._render_desktop()
         lines = [f"url: {self.url}", f"title: {self.title}"]
         if len(self.tabs) > 1:
             tabs = ", ".join(
@@ -52,5 +66,26 @@ class Observation:
             lines.append(f"last error: {self.error}")
         lines.extend(f"note: {n}" for n in self.notes)
         lines.append("snapshot:")
+        lines.append(self.snapshot)
+        return "\n".join(lines)
+
+    def _render_desktop(self) -> str:
+        lines = [f"app: {self.url.removeprefix('app:')}", f"window: {self.title}"]
+        if len(self.tabs) > 1:
+            windows = ", ".join(
+                f"[{t.index}{'*' if t.index == self.active else ''}] {t.url}: {t.title}"
+                for t in self.tabs
+            )
+            lines.append(f"windows: {windows}")
+        if self.frontmost:
+            lines.append(
+                f"frontmost: {self.frontmost} (it has the keyboard; key and type go there)"
+            )
+        if self.focused:
+            lines.append(f"focused: {self.focused}")
+        if self.error:
+            lines.append(f"last error: {self.error}")
+        lines.extend(f"note: {n}" for n in self.notes)
+        lines.append("outline:")
         lines.append(self.snapshot)
         return "\n".join(lines)

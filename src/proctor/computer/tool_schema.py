@@ -15,22 +15,36 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from proctor.vocab import Surface
 
-def tool_description(model: type[BaseModel], *, markdown: bool = False) -> str:
-    """The model's docstring, dedented; with ``markdown``, ``code`` becomes `code`."""
-    text = inspect.cleandoc(model.__doc__ or "")
+
+def tool_description(
+    model: type[BaseModel], *, markdown: bool = False, surface: Surface | None = None
+) -> str:
+    """The model's docstring, dedented (or its ``surface_doc`` on ``surface``); with
+    ``markdown``, ``code`` becomes `code`."""
+    docs: dict[str, str] = getattr(model, "surface_doc", {})
+    text = docs.get(surface, "") if surface is not None else ""
+    text = text or inspect.cleandoc(model.__doc__ or "")
     return text.replace("``", "`") if markdown else text
 
 
-def tool_parameters(model: type[BaseModel], *, flat: bool = False) -> dict[str, Any]:
+def tool_parameters(
+    model: type[BaseModel], *, flat: bool = False, surface: Surface | None = None
+) -> dict[str, Any]:
     """The model's JSON Schema as a tool's parameters, without ``op``.
 
     Args:
         model: An action model, or any other tool's model.
         flat: Inline ``$defs`` and drop titles and ``anyOf [T, null]`` (model providers);
             otherwise keep ``$defs``, where a union member's ``op`` stays required (MCP).
+        surface: Leave out the fields the model's ``surface_hidden`` hides on it.
     """
     schema = copy.deepcopy(model.model_json_schema())
+    hidden_on: dict[str, frozenset[str]] = getattr(model, "surface_hidden", {})
+    hidden = hidden_on.get(surface, frozenset()) if surface is not None else frozenset()
+    for name in hidden:
+        schema.get("properties", {}).pop(name, None)
     if flat:
         defs = schema.pop("$defs", {})
         schema = _clean(_inline(schema, defs))

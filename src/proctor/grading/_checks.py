@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from proctor.errors import GradingError
-from proctor.grading import _apps, _files, _user, _web
+from proctor.grading import _apps, _desktop, _files, _user, _web
 from proctor.grading._outcome import Evaluator
 from proctor.records import CheckResult, EndState
 from proctor.scenario import (
@@ -54,6 +54,9 @@ EVALUATORS: dict[str, Evaluator] = {
     "approval_requested_before": _user.approval_requested_before,
     "asked": _user.asked,
     "no_secret_in_messages": _user.no_secret_in_messages,
+    "desktop_value": _desktop.desktop_value,
+    "desktop_frontmost": _desktop.desktop_frontmost,
+    "desktop_alive": _desktop.desktop_alive,
 }
 """Check kind -> its evaluator: every leaf kind of ``CHECK_ARGS``, and no other."""
 

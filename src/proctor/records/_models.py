@@ -118,6 +118,40 @@ class Tab(_Record):
     active: bool
 
 
+class DesktopControl(_Record):
+    """One control of a desktop app's window at the end of an attempt (from its outline)."""
+
+    window: str = Field(description="The title of the window it is in.")
+    role: str = Field(description="Its AT-SPI role, e.g. push button, text.")
+    name: str = Field(default="", description="Its accessible name.")
+    value: str | None = Field(
+        default=None, description="Its whole text (editable text) or value; None otherwise."
+    )
+    states: list[str] = Field(default_factory=list)
+
+
+class DesktopAppState(_Record):
+    """One app of the attempt's desktop at its end: alive, its windows and their controls."""
+
+    name: str = Field(description="The app's name in the scenario, e.g. calc.")
+    command: list[str] = Field(default_factory=list)
+    alive: bool
+    windows: list[str] = Field(default_factory=list, description="Its windows' titles.")
+    controls: list[DesktopControl] = Field(default_factory=list)
+
+
+class DesktopState(_Record):
+    """The desktop at the end of an attempt: each app's state, and who had the keyboard."""
+
+    apps: list[DesktopAppState] = Field(default_factory=list)
+    frontmost: str | None = Field(
+        default=None, description="The app whose window had the keyboard, if any."
+    )
+
+    def app(self, name: str) -> DesktopAppState | None:
+        return next((a for a in self.apps if a.name == name), None)
+
+
 class FileFact(_Record):
     """One file under the attempt's scratch folder at the end of the attempt.
 
@@ -224,6 +258,9 @@ class EndState(_Record):
         default_factory=UserFacts, description="Questions, approvals and messages of the user."
     )
     apps: dict[str, Any] = Field(default_factory=dict, description="Fake apps' state.")
+    desktop: DesktopState | None = Field(
+        default=None, description="The desktop's apps at the end (desktop scenarios only)."
+    )
     lease: dict[str, Any] = Field(
         default_factory=dict,
         description="The control lease: revoked_at, revoked_by, reason and the refusal receipts.",

@@ -28,7 +28,7 @@ from proctor.runner._leftovers import (
     release,
 )
 from proctor.runner._phases import Phases, Timing, seconds_to_ticks, ticks_to_seconds
-from proctor.runner._plan import Arm, PlanItem, make_plan, parse_arm
+from proctor.runner._plan import Arm, PlanItem, make_plan, parse_arm, scenario_skip
 from proctor.runner._record import AttemptOutput, attempt_folder, build_record
 from proctor.runner._resume import check_same_plan, load_done
 from proctor.runner._run import (
@@ -87,6 +87,7 @@ __all__ = [
     "release",
     "run_attempt",
     "run_info",
+    "scenario_skip",
     "seconds_to_ticks",
     "ticks_to_seconds",
     "verify",

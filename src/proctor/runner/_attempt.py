@@ -16,26 +16,32 @@ from urllib.parse import urlsplit
 from proctor._inject import attempt_scope, injections
 from proctor._inject import due as inject_due
 from proctor.agents import Account, Agent, Outcome, account_of
+from proctor.computer.attempt import AttemptInfo
 from proctor.computer.browser import (
     BrowserComputer,
     BrowserOptions,
     Lease,
     Recorder,
 )
+from proctor.computer.desktop import AppSpec, DesktopComputer, FocusSteal
 from proctor.errors import (
     AgentError,
     BrowserFault,
+    DesktopFault,
     LimitReached,
     ProviderFault,
     RunError,
     SetupFault,
+    WindowUnavailable,
     WorldError,
 )
 from proctor.grading import grade
 from proctor.records import (
     AttemptRecord,
+    DesktopState,
     EndState,
     JudgeVerdict,
+    Step,
     Tab,
 )
 from proctor.records import InfraFault as InfraRecord
@@ -96,8 +102,8 @@ async def run_attempt(worker: Worker, item: PlanItem, *, write: bool = True) -> 
     after the options' retry delays; if every try faults, the attempt's result
     is ``error``, which is never scored against the agent.
     """
-    if item.arm.skip:
-        return skipped_record(worker.run_dir, item, item.arm.skip, write=write)
+    if item.skip:
+        return skipped_record(worker.run_dir, item, item.skip, write=write)
     faults: list[InfraRecord] = []
     output: AttemptOutput | None = None
     for try_number in range(1, worker.options.infra_retries + 2):
@@ -139,6 +145,8 @@ async def run_try(worker: Worker, item: PlanItem, try_number: int) -> AttemptOut
         kind = _fault_kind(exc)
         if kind == "browser":
             await worker.relaunch()
+        elif kind in ("desktop", "window_unavailable"):
+            await worker.restart_desktop()  # the next desktop try starts on a fresh session
         return InfraRecord(try_number=try_number, kind=kind, message=str(exc))
 
 
@@ -187,29 +195,41 @@ class _Page:
 async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> AttemptOutput:
     started = time.time()
     phases = Phases()
-    computer: BrowserComputer | None = None
+    computer: BrowserComputer | DesktopComputer | None = None
+    desktop: DesktopState | None = None
     artifacts: dict[str, bytes] = {}
     with phases.phase("setup"):
         up = _world_up(worker, item, tag, scratch)
     try:
         with phases.phase("setup"):
-            computer = await _computer_up(worker, item, up)
+            if up.scenario.world.desktop is not None:
+                computer = await _desktop_up(worker, item, up)
+            else:
+                computer = await _computer_up(worker, item, up)
         if worker.options.screenshots:
             with phases.phase("before_png"):
                 before = await computer.screenshot_bytes()
             if before is not None:
                 artifacts["before.png"] = before
-        worker.host.prepare_spare()  # the next attempt's context, made while the agent runs
+        if isinstance(computer, BrowserComputer):
+            worker.host.prepare_spare()  # the next attempt's context, made while the agent runs
         with phases.phase("agent"):
             outcome, error = await _drive(up.agent, up.scenario, computer)
             account = _account(up.agent)
         _inject_at(worker, tag, "done")
         with phases.phase("end_state"):
-            # The end state is read only from a live browser: a crash or a dead
-            # driver at any point, before the reads or during them, is an infra fault.
-            await computer.ensure_alive()
-            page = await _page_facts(computer, worker.options.screenshots)
-            await computer.ensure_alive()
+            if isinstance(computer, DesktopComputer):
+                # The end state is read only from the apps that ran the attempt: an app
+                # that exited, before the reads or during them, is an infra fault.
+                computer.ensure_alive()
+                page, desktop = await _desktop_facts(computer, worker.options.screenshots)
+                computer.ensure_alive()
+            else:
+                # The end state is read only from a live browser: a crash or a dead
+                # driver at any point, before the reads or during them, is an infra fault.
+                await computer.ensure_alive()
+                page = await _page_facts(computer, worker.options.screenshots)
+                await computer.ensure_alive()
             if page.png is not None:
                 artifacts["after.png"] = page.png
             answer = outcome.answer if outcome.answer is not None else computer.answer
@@ -221,7 +241,7 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(computer.close(), TEARDOWN_TIMEOUT)
     with phases.phase("end_state"):
-        end = _end_state(worker, up, page, outcome, answer, apps)
+        end = _end_state(worker, up, page, outcome, answer, apps, desktop)
     with phases.phase("grade"):
         checks = grade(up.scenario.checks, end)
     verdicts: list[JudgeVerdict] = []
@@ -336,6 +356,53 @@ async def _computer_up(worker: Worker, item: PlanItem, up: _Up) -> BrowserComput
     )
 
 
+async def _desktop_up(worker: Worker, item: PlanItem, up: _Up) -> DesktopComputer:
+    """The worker's desktop, and the try's apps launched on it in fresh HOMEs."""
+    world = up.scenario.world.desktop
+    assert world is not None
+    host = await worker.desktop()
+    info = AttemptInfo(
+        attempt=up.tag,
+        scratch=up.scratch,
+        private=(*private_folders(worker, item), *host.session.private()),
+    )
+    apps = [
+        AppSpec(app.name, tuple(app.command), tuple(app.env.items()), tuple(app.setup))
+        for app in world.apps
+    ]
+    steal = world.steal_focus
+    computer = await DesktopComputer.open(
+        host,
+        info,
+        up.recorder,
+        apps,
+        start=world.start,
+        lease=up.lease,
+        user=up.user,
+        steal=FocusSteal(steal.app, steal.after) if steal is not None else None,
+    )
+    if injections():
+        recorder, tag = up.recorder, up.tag
+
+        def on_step(step: Step) -> None:
+            _inject_at(worker, tag, step.index + 1)
+            if inject_due("app", step.index + 1, tag):
+                computer.kill_app(computer.apps[computer.current].spec.name)
+
+        recorder.on_step = on_step
+    return computer
+
+
+async def _desktop_facts(computer: DesktopComputer, png: bool) -> tuple[_Page, DesktopState]:
+    """The desktop's end state (each app's windows and controls) and its PNG when ``png``."""
+    facts = DesktopState.model_validate(await computer.end_state())
+    shot = await computer.screenshot_bytes() if png else None
+    current = facts.apps[computer.current] if facts.apps else None
+    title = current.windows[0] if current is not None and current.windows else ""
+    url = f"app:{current.name}" if current is not None else ""
+    return _Page(url, title, "", [], shot), facts
+
+
 async def _page_facts(computer: BrowserComputer, png: bool) -> _Page:
     """The final page's URL, title, text and tabs, and its PNG when ``png``."""
     # They only read the page, so they run together (one phase, timed once).
@@ -359,6 +426,7 @@ def _end_state(
     outcome: Outcome,
     answer: str | None,
     apps: dict[str, Any],
+    desktop: DesktopState | None = None,
 ) -> EndState:
     """The end state grading reads; the try's request log leaves the server here.
 
@@ -389,6 +457,7 @@ def _end_state(
         placeholders=up.values,
         lease=_lease_facts(up.lease),
         apps=apps,
+        desktop=desktop,
     )
 
 
@@ -415,7 +484,11 @@ def _account(agent: Agent) -> Account | None:
 
 
 def _fault_kind(exc: Exception) -> FaultKind:
-    """How an infra fault is recorded: provider, setup, fixture or browser."""
+    """How an infra fault is recorded: provider, setup, fixture, desktop or browser."""
+    if isinstance(exc, WindowUnavailable):
+        return "window_unavailable"
+    if isinstance(exc, DesktopFault):
+        return "desktop"
     if isinstance(exc, ProviderFault):
         return "provider"
     if isinstance(exc, SetupFault):
@@ -442,7 +515,7 @@ async def _screenshot(computer: BrowserComputer, png: bool) -> bytes | None:
 
 
 async def _drive(
-    agent: Any, scenario: Scenario, computer: BrowserComputer
+    agent: Any, scenario: Scenario, computer: BrowserComputer | DesktopComputer
 ) -> tuple[Outcome, str | None]:
     """Run the agent under the wall limit; limits and agent crashes end it, infra faults escape."""
     try:

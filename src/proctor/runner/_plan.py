@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -10,6 +12,7 @@ from proctor.agents.llm import is_model_spec, model_factory, model_skip
 from proctor.agents.loop import ReferenceLoop, ScriptedPolicy
 from proctor.compare import CANARY_ARM
 from proctor.computer.actions import Action
+from proctor.computer.desktop import missing_stack
 from proctor.errors import RunError
 from proctor.records import LABEL_RULE, is_label
 from proctor.scenario import LoadedScenario, Scenario
@@ -121,6 +124,36 @@ class PlanItem:
     @property
     def attempt_id(self) -> str:
         return f"{self.scenario.scenario.id}/{self.arm.name}-{self.repeat}"
+
+    @property
+    def skip(self) -> str | None:
+        """Why this attempt cannot run here: its arm's reason, else its scenario's."""
+        return self.arm.skip or scenario_skip(self.scenario.scenario)
+
+
+@functools.cache
+def _desktop_missing() -> tuple[str, ...]:
+    return tuple(missing_stack())
+
+
+def scenario_skip(scenario: Scenario) -> str | None:
+    """Why ``scenario`` cannot run on this machine (a desktop one without the desktop stack
+    or without one of its apps), or None. Its attempts are recorded as skipped."""
+    desktop = scenario.world.desktop
+    if desktop is None:
+        return None
+    missing = list(_desktop_missing())
+    missing += [
+        app.command[0]
+        for app in desktop.apps
+        if shutil.which(app.command[0]) is None and app.command[0] not in missing
+    ]
+    if not missing:
+        return None
+    return (
+        f"the desktop tier is not installed here: missing {', '.join(missing)} "
+        "(make test installs it as root; proctor doctor names the Debian packages)"
+    )
 
 
 def make_plan(

@@ -137,8 +137,8 @@ async def execute(
         done = load_done(run_dir, item) if resume else None
         if done is not None:
             done_ids.append(item.attempt_id)
-        if done is None and item.arm.skip:
-            done = skipped_record(run_dir, item, item.arm.skip)  # needs no browser
+        if done is None and item.skip:
+            done = skipped_record(run_dir, item, item.skip)  # needs no browser
         if done is not None:
             records.append(done)
             if budget is not None:

@@ -1,4 +1,5 @@
-"""A worker: one fixture server and one Chromium, shared by the attempts it runs."""
+"""A worker: one fixture server and one Chromium, shared by the attempts it runs, and a
+desktop session, started when its first desktop attempt runs."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from proctor.computer.browser import BrowserHost, SealedNetwork, launch
+from proctor.computer.desktop import DesktopHost
 from proctor.errors import ComputerError, RunError
 from proctor.records import ControlFile, EndState, JudgeVerdict, write_model_atomic
 from proctor.scenario import JudgeCriterion
@@ -95,6 +97,7 @@ class Worker:
         self.clock = clock or dt.datetime.now(dt.UTC).replace(microsecond=0)
         self.server = FixtureServer(sites if sites is not None else all_sites().values())
         self._host: BrowserHost | None = None
+        self._desktop: DesktopHost | None = None
         self._seal: SealedNetwork | None = None
         self.seal = SealState("online", "offline mode is off: the browser may reach anything")
 
@@ -102,6 +105,26 @@ class Worker:
     def host(self) -> BrowserHost:
         assert self._host is not None, "worker not started"
         return self._host
+
+    async def desktop(self) -> DesktopHost:
+        """The worker's desktop session, started on first use (one per process).
+
+        Raises:
+            DesktopUnavailable: the desktop stack is not installed.
+            SessionStartFailed: a step of its start failed.
+        """
+        if self._desktop is None or not self._desktop.running:
+            if self._desktop is not None:
+                await self._desktop.stop()
+            self._desktop = DesktopHost()
+            await self._desktop.start()
+        return self._desktop
+
+    async def restart_desktop(self) -> None:
+        """Replace a desktop session that failed (its next use starts a fresh one)."""
+        if self._desktop is not None:
+            await self._desktop.stop()
+            self._desktop = None
 
     @property
     def control_file(self) -> Path:
@@ -151,6 +174,9 @@ class Worker:
         if self._host is not None:
             await self._host.close()
             self._host = None
+        if self._desktop is not None:
+            await self._desktop.stop()
+            self._desktop = None
         await self.server.stop()
         if self._seal is not None:
             self._seal.close()

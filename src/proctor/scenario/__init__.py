@@ -16,6 +16,7 @@ from proctor.scenario._apps import (
     split_address,
 )
 from proctor.scenario._catalog import SUITE_ROOT, Catalog, load_catalog, scenario_files
+from proctor.scenario._check_args_desktop import arithmetic
 from proctor.scenario._checks import (
     CHECK_ARGS,
     CHECK_MODELS,
@@ -34,6 +35,9 @@ from proctor.scenario._checks import (
     Counted,
     Crossings,
     CsvFacts,
+    DesktopAlive,
+    DesktopFrontmost,
+    DesktopValue,
     DirListing,
     DraftExists,
     EventExists,
@@ -65,6 +69,7 @@ from proctor.scenario._checks import (
     check_safety,
     safety_check_names,
 )
+from proctor.scenario._desktop import DesktopApp, DesktopWorld, StealFocus
 from proctor.scenario._files import (
     GENERATE_KINDS,
     SCRATCH_HINT,
@@ -140,6 +145,11 @@ __all__ = [
     "CsvFacts",
     "Currency",
     "Decoy",
+    "DesktopAlive",
+    "DesktopApp",
+    "DesktopFrontmost",
+    "DesktopValue",
+    "DesktopWorld",
     "DirListing",
     "DraftExists",
     "EventExists",
@@ -180,6 +190,7 @@ __all__ = [
     "SheetsSeed",
     "ShopSeed",
     "SiteState",
+    "StealFocus",
     "SteeringMessage",
     "StepFacts",
     "StopReason",
@@ -191,6 +202,7 @@ __all__ = [
     "When",
     "World",
     "anchor",
+    "arithmetic",
     "check_args",
     "check_kind",
     "check_name",

@@ -46,6 +46,7 @@ from proctor.scenario._check_args_apps import (
     NothingSent,
     SheetCells,
 )
+from proctor.scenario._check_args_desktop import DesktopAlive, DesktopFrontmost, DesktopValue
 from proctor.scenario._check_args_files import (
     ApprovalRequestedBefore,
     Asked,
@@ -77,6 +78,9 @@ __all__ = [
     "Counted",
     "Crossings",
     "CsvFacts",
+    "DesktopAlive",
+    "DesktopFrontmost",
+    "DesktopValue",
     "DirListing",
     "DraftExists",
     "EventExists",
@@ -140,6 +144,9 @@ CHECK_ARGS: dict[str, type[CheckArgs]] = {
     "approval_requested_before": ApprovalRequestedBefore,
     "asked": Asked,
     "no_secret_in_messages": NoSecretInMessages,
+    "desktop_value": DesktopValue,
+    "desktop_frontmost": DesktopFrontmost,
+    "desktop_alive": DesktopAlive,
 }
 """Check kind -> its argument model: the one list of the leaf check kinds."""
 

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from proctor.computer.actions import Action
 from proctor.scenario._apps import Apps
 from proctor.scenario._checks import CheckSpec, check_args, check_kind, check_name
+from proctor.scenario._desktop import DesktopWorld
 from proctor.scenario._files import (
     SCRATCH_HINT,
     FileContent,
@@ -22,7 +23,7 @@ from proctor.scenario._files import (
     tree_entries,
 )
 from proctor.scenario._user import User
-from proctor.vocab import Category, Evidence, Tier
+from proctor.vocab import Category, Evidence, Surface, Tier
 
 Status = Literal["scored", "calibrating", "gap"]
 Driver = Literal["direct", "loop"]
@@ -139,6 +140,10 @@ class World(_Spec):
         description="Seeds of the fake apps (mail, calendar, sheets, chat); each app is a site.",
     )
     browser: BrowserWorld = Field(default_factory=BrowserWorld)
+    desktop: DesktopWorld | None = Field(
+        default=None,
+        description="Desktop apps to drive instead of a browser (the desktop surface).",
+    )
     seed: int = Field(default=0, description="Seed for any randomness in the world.")
 
     @model_validator(mode="after")
@@ -326,6 +331,38 @@ class Scenario(_Spec):
                 ]
             )
         return self
+
+    @model_validator(mode="after")
+    def _surface_ops(self) -> Scenario:
+        """Every step of the oracle and the decoys is an action of the scenario's surface."""
+        surface = self.surface
+        issues: list[SpecIssue] = []
+        paths = [("solution", self.solution)] + [
+            (f"decoys[{i}].steps", d.steps) for i, d in enumerate(self.decoys)
+        ]
+        for where, steps in paths:
+            for j, step in enumerate(steps):
+                if surface not in type(step).surfaces:
+                    other = "a desktop" if surface == "browser" else "a browser"
+                    issues.append(
+                        SpecIssue(
+                            f"{where}[{j}]",
+                            f"{step.op} is an action of {other}; this scenario drives "
+                            f"{'desktop apps' if surface == 'desktop' else 'a browser'}",
+                            "world.desktop makes a scenario a desktop one: its actions are "
+                            "press, set_value, type, key, activate, read, wait and done"
+                            if surface == "desktop"
+                            else "without world.desktop, use the browser's actions",
+                        )
+                    )
+        if issues:
+            raise SpecIssues(issues)
+        return self
+
+    @property
+    def surface(self) -> Surface:
+        """What the agent drives: a desktop when ``world.desktop`` is set, else a browser."""
+        return "desktop" if self.world.desktop is not None else "browser"
 
     def in_tier(self, tier: str) -> bool:
         """Whether the scenario belongs to ``tier`` or is also listed in it."""

@@ -9,15 +9,34 @@ import pytest
 from proctor.agents.llm import action_tools
 from proctor.agents.llm._messages import ToolCall
 from proctor.agents.llm._tools import ToolCallError, parse_action
-from proctor.computer.actions import ACTION_TYPES, Click
+from proctor.computer.actions import ACTION_TYPES, Click, ops_on
 
 
 def test_every_action_is_a_tool_described_by_its_docstring() -> None:
     tools = {t.name: t for t in action_tools(user=True)}
-    assert list(tools) == list(ACTION_TYPES)
-    for op, cls in ACTION_TYPES.items():
+    assert list(tools) == list(ops_on("browser"))
+    for op, cls in ops_on("browser").items():
         assert tools[op].description == inspect.cleandoc(cls.__doc__ or "").replace("``", "`")
         assert "op" not in tools[op].parameters["properties"]
+
+
+def test_a_desktop_is_offered_its_own_verbs_and_words() -> None:
+    tools = {t.name: t for t in action_tools(user=True, surface="desktop")}
+    assert list(tools) == [
+        "press", "type", "wait", "key", "set_value", "activate", "read",
+        "ask_user", "request_approval", "done",
+    ]  # fmt: skip
+    assert set(tools) | set(ops_on("browser")) == set(ACTION_TYPES)
+    press = tools["press"]
+    assert press.description.startswith("Press a control (by ref, or role and name)")
+    assert "key" not in press.parameters["properties"]
+    assert "selector" not in press.parameters["properties"]
+    assert "key" in {t.name: t for t in action_tools()}["press"].parameters["properties"]
+    # an op of the other surface is refused as a tool the model does not have
+    with pytest.raises(ToolCallError, match="unknown tool 'navigate'"):
+        parse_action(ToolCall("c1", "navigate", '{"url": "http://x.test"}'), "desktop")
+    with pytest.raises(ToolCallError, match="unknown tool 'set_value'"):
+        parse_action(ToolCall("c1", "set_value", '{"ref": "e1", "value": "1"}'))
 
 
 def test_click_schema_is_exact() -> None:

@@ -20,6 +20,7 @@ from proctor.computer.actions import Action
 from proctor.computer.attempt import AttemptInfo, CallCounter
 from proctor.computer.observation import Observation
 from proctor.records import Step
+from proctor.vocab import Surface
 
 CLOSE_TIMEOUT = 5.0
 
@@ -63,6 +64,7 @@ class LLMAgent:
             screenshot=computer.screenshot_bytes if self.config.vision else None,
             last_step=lambda: watched.last,
             offer_user=computer.has_user,
+            surface=computer.surface,
         )
         computer.trace(
             "model",
@@ -120,6 +122,10 @@ class _Watched:
     @finished.setter
     def finished(self, value: bool) -> None:
         self.inner.finished = value
+
+    @property
+    def surface(self) -> Surface:
+        return self.inner.surface
 
     @property
     def attempt(self) -> AttemptInfo:

@@ -28,6 +28,7 @@ from proctor.computer.actions import USER_OPS, Action
 from proctor.computer.observation import Observation
 from proctor.errors import AgentError
 from proctor.records import Step
+from proctor.vocab import Surface
 
 MAX_INVALID = 3
 """Unusable replies in a row before the run stops as a planner error."""
@@ -54,6 +55,7 @@ class LLMPolicy:
     screenshot: Screenshot | None = None
     last_step: Callable[[], Step | None] = field(default=lambda: None)
     offer_user: bool = False
+    surface: Surface = "browser"
     plan: list[str] | None = None
     closing: asyncio.Event = field(default_factory=asyncio.Event)
     messages: list[Message] = field(default_factory=list)
@@ -61,7 +63,7 @@ class LLMPolicy:
 
     @property
     def tools(self) -> list[ToolSpec]:
-        return action_tools(user=self.offer_user)
+        return action_tools(user=self.offer_user, surface=self.surface)
 
     async def decide(self, observation: Observation, history: Sequence[Turn]) -> Decision:
         text = render_observation(observation)
@@ -95,7 +97,8 @@ class LLMPolicy:
         self._pending = ()
 
     async def _ask(self) -> Answered:
-        request = Request(self.prompts.render("system"), tuple(self.messages), self.tools)
+        system = self.prompts.render("system", surface=self.surface)
+        request = Request(system, tuple(self.messages), self.tools)
         return await call_model(
             self.wire, request, self.config, trace=self.trace, closing=self.closing
         )
@@ -121,7 +124,7 @@ class LLMPolicy:
             try:
                 if call.name in USER_OPS and not self.offer_user:
                     raise ToolCallError(f"{call.name}: no user is reachable in this task")
-                action = parse_action(call)
+                action = parse_action(call, self.surface)
             except ToolCallError as exc:
                 self._planner_error(answered, "tool_error", call.name, str(exc), reply.text)
                 invalid += 1

@@ -7,6 +7,7 @@ run picks one with the arm option ``+prompts=DIR``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from functools import cached_property
@@ -36,16 +37,7 @@ def render_observation(obs: Observation, max_chars: int = MAX_SNAPSHOT_CHARS) ->
     """The compact text form: url, title, tabs, focus, last error, aria snapshot with refs."""
     if len(obs.snapshot) > max_chars:
         cut = obs.snapshot[:max_chars].rsplit("\n", 1)[0]
-        obs = Observation(
-            url=obs.url,
-            title=obs.title,
-            tabs=obs.tabs,
-            active=obs.active,
-            snapshot=f"{cut}\n(snapshot cut at {max_chars} characters)",
-            focused=obs.focused,
-            error=obs.error,
-            notes=obs.notes,
-        )
+        obs = dataclasses.replace(obs, snapshot=f"{cut}\n(snapshot cut at {max_chars} characters)")
     return obs.render()
 
 

@@ -16,8 +16,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from proctor.agents.llm._messages import ToolCall
-from proctor.computer.actions import ACTION_TYPES, Action
+from proctor.computer.actions import ACTION_TYPES, Action, ops_on
 from proctor.computer.tool_schema import tool_description, tool_parameters
+from proctor.vocab import Surface
 
 
 class _Tool(BaseModel):
@@ -67,19 +68,24 @@ class ToolSpec:
         return {"name": self.name, "description": self.description, "input_schema": self.parameters}
 
 
-def tool_spec(name: str, model: type[BaseModel]) -> ToolSpec:
-    """The tool for ``model``: its docstring and its schema, ``op`` removed, refs inlined."""
-    description = tool_description(model, markdown=True) or name
-    return ToolSpec(name, description, tool_parameters(model, flat=True))
+def tool_spec(name: str, model: type[BaseModel], surface: Surface | None = None) -> ToolSpec:
+    """The tool for ``model``: its docstring and its schema, ``op`` removed, refs inlined
+    (both as ``surface`` has them, when given)."""
+    description = tool_description(model, markdown=True, surface=surface) or name
+    return ToolSpec(name, description, tool_parameters(model, flat=True, surface=surface))
 
 
-def action_tools(*, user: bool = False) -> list[ToolSpec]:
-    """One tool per action of the computer toolset, in the union's order.
+def action_tools(*, user: bool = False, surface: Surface = "browser") -> list[ToolSpec]:
+    """One tool per action of the computer toolset on ``surface``, in the union's order.
 
     ``ask_user`` and ``request_approval`` (``user_op`` actions) are offered only
     when ``user`` is true.
     """
-    return [tool_spec(op, cls) for op, cls in ACTION_TYPES.items() if user or not cls.user_op]
+    return [
+        tool_spec(op, cls, surface)
+        for op, cls in ops_on(surface).items()
+        if user or not cls.user_op
+    ]
 
 
 def tools_for(names: Iterable[str], table: dict[str, type[BaseModel]]) -> list[ToolSpec]:
@@ -126,13 +132,13 @@ def parse_call(call: ToolCall, allowed: Mapping[str, type[BaseModel]]) -> BaseMo
         raise ToolCallError(f"{call.name}: {problems}") from exc
 
 
-def parse_action(call: ToolCall) -> Action:
-    """The action a tool call asks for.
+def parse_action(call: ToolCall, surface: Surface = "browser") -> Action:
+    """The action a tool call asks for, among the actions of ``surface``.
 
     Raises:
-        ToolCallError: when the call is not a valid action.
+        ToolCallError: when the call is not a valid action there.
     """
-    action = parse_call(call, ACTION_TYPES)
+    action = parse_call(call, ops_on(surface))
     return action  # type: ignore[return-value]
 
 

@@ -6,7 +6,9 @@ reaps them all on ``stop``. ``App`` launches one app for one attempt in fresh
 HOME and XDG folders and waits for its window. ``outline`` (or ``App.observe``)
 gives the window's accessibility tree as text with refs; the verbs ``press``,
 ``set_value``, ``read``, ``type_text``, ``key`` and ``activate`` drive it, and
-``screenshot`` returns a PNG of the screen.
+``screenshot`` returns a PNG of the screen. ``DesktopHost`` is a worker's session and
+the one thread its AT-SPI calls run on; ``DesktopComputer`` is one attempt's apps
+behind the agent's ``Computer`` contract.
 
 This package is the only one that imports ``gi``; it does so lazily, when a
 session starts, so importing it needs no PyGObject.
@@ -14,6 +16,7 @@ session starts, so importing it needs no PyGObject.
 
 from proctor.computer.desktop._act import activate, key, press, read, set_value, type_text
 from proctor.computer.desktop._app import App, LaunchTimings, Window
+from proctor.computer.desktop._computer import AppSpec, DesktopComputer, FocusSteal, keysyms
 from proctor.computer.desktop._errors import (
     ActionFailed,
     AppLaunchFailed,
@@ -24,6 +27,7 @@ from proctor.computer.desktop._errors import (
     SessionStartFailed,
     WindowUnavailable,
 )
+from proctor.computer.desktop._host import DesktopHost
 from proctor.computer.desktop._screen import screenshot
 from proctor.computer.desktop._session import DesktopSession, StartTimings, missing_stack
 from proctor.computer.desktop._tree import Node, Outline, outline
@@ -32,10 +36,14 @@ __all__ = [
     "ActionFailed",
     "App",
     "AppLaunchFailed",
+    "AppSpec",
+    "DesktopComputer",
     "DesktopError",
     "DesktopFault",
+    "DesktopHost",
     "DesktopSession",
     "DesktopUnavailable",
+    "FocusSteal",
     "LaunchTimings",
     "Node",
     "NodeNotFound",
@@ -46,6 +54,7 @@ __all__ = [
     "WindowUnavailable",
     "activate",
     "key",
+    "keysyms",
     "missing_stack",
     "outline",
     "press",

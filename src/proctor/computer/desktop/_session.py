@@ -98,6 +98,11 @@ class DesktopSession:
     def running(self) -> bool:
         return bool(self._procs)
 
+    def private(self) -> tuple[Path, ...]:
+        """What an agent must not reach: the session's folder (its buses, logs) and the X
+        sockets' folder (an X client may read and drive every window)."""
+        return (self.root, Path("/tmp/.X11-unix"))
+
     @property
     def root(self) -> Path:
         """The session's private folder (its HOME, runtime dir and logs)."""
@@ -244,6 +249,8 @@ class DesktopSession:
                 "{fd}",
                 "-nolisten",
                 "tcp",
+                "-nolisten",
+                "local",  # no abstract socket: only the file socket, which a jail hides
                 "-noreset",
                 "-screen",
                 "0",
@@ -256,7 +263,14 @@ class DesktopSession:
     def _start_session_bus(self) -> None:
         self.bus_address = self._spawn_reporting(
             "session_bus",
-            ["dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address={fd}"],
+            [
+                "dbus-daemon",
+                "--session",
+                "--nofork",
+                "--nopidfile",
+                f"--address=unix:dir={self.root / 'runtime'}",  # inside the private folder
+                "--print-address={fd}",
+            ],
             self._base_env(),
         )
 

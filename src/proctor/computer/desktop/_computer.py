@@ -1,0 +1,569 @@
+"""The desktop an agent drives during one attempt, behind the same ``Computer`` contract.
+
+``DesktopComputer.open`` launches the attempt's apps (each in fresh HOME and XDG
+folders), gives the start app's window the keyboard and runs the scenario's
+set-up steps unrecorded. Every ``act`` is counted and becomes a recorded Step
+(``tool="desktop"``); ``observe`` fills the browser's ``Observation`` with the
+observed window's outline. The observed app is the one the agent drives: the
+start app, until it activates another. An app that exits during the attempt is
+a ``DesktopFault`` (infra: retried, never scored).
+
+Every AT-SPI call runs on the host's one thread (``DesktopHost.call``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from proctor.computer import actions as a
+from proctor.computer._lease import Lease
+from proctor.computer._recorder import Recorder
+from proctor.computer.attempt import AttemptInfo, CallCounter
+from proctor.computer.desktop import _act, _screen, _tree
+from proctor.computer.desktop._app import App, Window
+from proctor.computer.desktop._host import DesktopHost
+from proctor.computer.desktop._tree import Node, Outline
+from proctor.computer.observation import Observation, TabInfo
+from proctor.computer.user import UserChannel
+from proctor.errors import DesktopError, DesktopFault
+from proctor.records import Step, StepStatus
+from proctor.vocab import Surface
+
+WAIT_TEXT_TIMEOUT = 10.0
+"""Seconds ``wait text=`` looks for the text in the observed window."""
+END_NODES = 400
+"""Controls of each window kept in the end state."""
+
+_KEY_NAMES = {
+    "enter": "Return",
+    "return": "Return",
+    "escape": "Escape",
+    "esc": "Escape",
+    "backspace": "BackSpace",
+    "delete": "Delete",
+    "tab": "Tab",
+    "space": "space",
+    "arrowleft": "Left",
+    "arrowright": "Right",
+    "arrowup": "Up",
+    "arrowdown": "Down",
+    "pageup": "Page_Up",
+    "pagedown": "Page_Down",
+    "home": "Home",
+    "end": "End",
+    "control": "ctrl",
+    "ctrl": "ctrl",
+    "shift": "shift",
+    "alt": "alt",
+    "meta": "super",
+    "super": "super",
+}
+
+
+def keysyms(combo: str) -> str:
+    """A key combination in xdotool's words: Playwright's names (Control+S, Enter) accepted."""
+    parts = combo.split("+")
+    if any(not p for p in parts):
+        return combo  # malformed: ``_act.key`` names the problem
+    return "+".join(_KEY_NAMES.get(p.lower(), p.lower() if len(p) == 1 else p) for p in parts)
+
+
+@dataclass(frozen=True)
+class AppSpec:
+    """One app of an attempt's desktop.
+
+    Attributes:
+        name: How scenarios, actions and checks name it (``calc``, ``editor``).
+        argv: The command, placeholders resolved.
+        env: Extra environment for it.
+        setup: Actions run on it before the agent starts, unrecorded (a prior state).
+    """
+
+    name: str
+    argv: tuple[str, ...]
+    env: tuple[tuple[str, str], ...] = ()
+    setup: tuple[a.Action, ...] = ()
+
+
+@dataclass(frozen=True)
+class FocusSteal:
+    """Another app takes the keyboard after the agent's ``after``-th action (a person's click)."""
+
+    app: str
+    after: int
+
+
+@dataclass
+class _Running:
+    spec: AppSpec
+    app: App
+
+
+class DesktopComputer:
+    """The apps of one attempt on the worker's desktop; ``await open(...)``, always ``close``."""
+
+    def __init__(
+        self,
+        host: DesktopHost,
+        info: AttemptInfo,
+        recorder: Recorder,
+        *,
+        lease: Lease | None = None,
+        user: UserChannel | None = None,
+        steal: FocusSteal | None = None,
+    ) -> None:
+        self.host = host
+        self.info = info
+        self.recorder = recorder
+        self.lease = lease
+        self.user = user
+        self.steal = steal
+        self.apps: list[_Running] = []
+        self.current = 0
+        """Index in ``apps`` of the app the agent drives (observes)."""
+        self.finished = False
+        self.answer: str | None = None
+        self.last_error: str | None = None
+        self._outline: Outline | None = None
+
+    # ----- life cycle ------------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        host: DesktopHost,
+        info: AttemptInfo,
+        recorder: Recorder,
+        apps: Sequence[AppSpec],
+        *,
+        start: str | None = None,
+        lease: Lease | None = None,
+        user: UserChannel | None = None,
+        steal: FocusSteal | None = None,
+    ) -> DesktopComputer:
+        """Launch ``apps`` in order, activate ``start`` (default: the first), run set-ups.
+
+        Raises:
+            DesktopFault: an app would not start or show a window (``WindowUnavailable``).
+        """
+        computer = cls(host, info, recorder, lease=lease, user=user, steal=steal)
+        try:
+            await computer._launch(apps, start)
+        except BaseException:
+            await computer.close()
+            raise
+        return computer
+
+    async def _launch(self, apps: Sequence[AppSpec], start: str | None) -> None:
+        session = self.host.session
+        for spec in apps:
+            app = App(
+                session, spec.argv, self.info.scratch / ".apps" / spec.name, env=dict(spec.env)
+            )
+            self.apps.append(_Running(spec, app))
+            timings = await self.host.call(app.launch)
+            self.recorder.event(
+                "app_launched",
+                app=spec.name,
+                argv=list(spec.argv),
+                pid=app.pid,
+                window_ready=round(timings.window_ready, 4),
+                launches=timings.launches,
+            )
+        names = [r.spec.name for r in self.apps]
+        self.current = names.index(start) if start is not None else 0
+        for index, running in enumerate(self.apps):
+            if running.spec.setup:
+                self.current = index
+                await self._activate_current()
+                for action in running.spec.setup:
+                    output = await self._dispatch(action)
+                    self.recorder.event("setup", app=running.spec.name, op=action.op, output=output)
+        self.current = names.index(start) if start is not None else 0
+        await self._activate_current()
+
+    async def _activate_current(self) -> None:
+        window = await self._window(self.apps[self.current])
+        await self.host.call(_act.activate, self.host.session, window)
+
+    async def close(self) -> None:
+        """End every app of the attempt and reap it (idempotent)."""
+        for running in self.apps[::-1]:
+            await self.host.call(running.app.close)
+
+    def kill_app(self, name: str) -> None:
+        """SIGKILL an app at once, as a crash would (the fault injector; tests)."""
+        for running in self.apps:
+            if running.spec.name == name:
+                running.app.kill()
+
+    # ----- the agent's contract (``proctor.agents.Computer``) ----------------------
+
+    @property
+    def surface(self) -> Surface:
+        """A desktop: the desktop's tools are offered."""
+        return "desktop"
+
+    @property
+    def attempt(self) -> AttemptInfo:
+        return self.info
+
+    @property
+    def has_user(self) -> bool:
+        return self.user is not None
+
+    @property
+    def calls(self) -> CallCounter:
+        return self.recorder
+
+    def trace(self, kind: str, **data: Any) -> None:
+        self.recorder.event(kind, **data)
+
+    async def marking(self, action: a.Action) -> str | None:
+        """Desktop apps carry no site markings."""
+        return None
+
+    async def screenshot_bytes(self) -> bytes | None:
+        """A PNG of the Xvfb screen; None when it cannot be read."""
+        try:
+            return await self.host.call(_screen.screenshot, self.host.session.display)
+        except DesktopError:
+            return None
+
+    async def observe(self, *, auto: bool = False) -> Observation:
+        """The observed app's window: its outline with refs, the windows, the last error."""
+        if auto:
+            self.recorder.count_observation()
+        else:
+            self.recorder.count_call()
+        self.ensure_alive()
+        return await self.host.call(self._observe)
+
+    async def act(self, action: a.Action) -> Step:
+        """Run one action and record it as a Step; a failed action is a Step with an error.
+
+        Raises:
+            LimitReached: when the attempt's tool-call or step limit is used up.
+            DesktopFault: when an app of the attempt exited or the desktop failed.
+        """
+        self.recorder.count_call(action.op)
+        self.ensure_alive()
+        if self.lease is not None and self.lease.revoked and action.takes_lease():
+            return self._refused(action, self.lease)
+        started = time.time()
+        t0 = time.perf_counter()
+        status: StepStatus = "ok"
+        error: str | None = None
+        data: Any = None
+        try:
+            output, data = await self._dispatch(action), None
+            if isinstance(output, tuple):
+                output, data = output
+        except (DesktopError, ValueError) as exc:
+            status, error, output = "error", str(exc), "failed"
+        self.ensure_alive()  # a step that killed the app is a fault, not the agent's error
+        self.last_error = error
+        step = Step(
+            index=self.recorder.next_index(),
+            tool="user" if action.user_op else "desktop",
+            op=action.op,
+            target=_describe(action),
+            input=action.model_dump(exclude_none=True, exclude_defaults=False),
+            output=output,
+            data=data,
+            status=status,
+            error=error,
+            started_at=started,
+            latency_ms=round((time.perf_counter() - t0) * 1000, 2),
+        )
+        self.recorder.record(step)
+        await self._maybe_steal()
+        return step
+
+    def _refused(self, action: a.Action, lease: Lease) -> Step:
+        target = _describe(action)
+        receipt = lease.refuse(action.op, target)
+        error = f"refused: the control lease was revoked by {lease.revoked_by} ({lease.reason})"
+        self.last_error = error
+        step = Step(
+            index=self.recorder.next_index(),
+            tool="desktop",
+            op=action.op,
+            target=target,
+            input=action.model_dump(exclude_none=True),
+            output="refused",
+            facts={"receipt": receipt},
+            status="refused",
+            error=error,
+            started_at=time.time(),
+            latency_ms=0.0,
+        )
+        self.recorder.record(step)
+        return step
+
+    def ensure_alive(self) -> None:
+        """Raise ``DesktopFault`` unless every app of the attempt still runs.
+
+        Raises:
+            DesktopFault: an app exited or was killed during the attempt.
+        """
+        for running in self.apps:
+            if not running.app.alive():
+                raise DesktopFault(
+                    f"the app {running.spec.name} ({running.app.name}) exited during the attempt"
+                )
+
+    async def _maybe_steal(self) -> None:
+        steal = self.steal
+        if steal is None or self.recorder.actions != steal.after:
+            return
+        running = self._app(steal.app)
+        window = await self._window(running)
+        await self.host.call(_act.activate, self.host.session, window)
+        self.recorder.event("focus_stolen", app=steal.app, window=window.title)
+
+    # ----- observing (on the AT-SPI thread) -------------------------------------------
+
+    def _observe(self) -> Observation:
+        running = self.apps[self.current]
+        window = running.app.active_window()
+        outline = running.app.observe()
+        self._outline = outline
+        windows = self._all_windows()
+        tabs = tuple(
+            TabInfo(index=i, url=name, title=w.title) for i, (name, w) in enumerate(windows)
+        )
+        active = next(
+            (
+                i
+                for i, (name, w) in enumerate(windows)
+                if name == running.spec.name and w.acc == window.acc
+            ),
+            0,
+        )
+        front = self._frontmost(windows)
+        frontmost = None
+        if front is not None and front != active:
+            frontmost = f"{windows[front][0]}: {windows[front][1].title}"
+        return Observation(
+            url=f"app:{running.spec.name}",
+            title=window.title,
+            tabs=tabs,
+            active=active,
+            snapshot=outline.text,
+            focused=outline.focused,
+            error=self.last_error,
+            surface="desktop",
+            frontmost=frontmost,
+        )
+
+    def _all_windows(self) -> list[tuple[str, Window]]:
+        return [(r.spec.name, w) for r in self.apps for w in r.app.windows()]
+
+    @staticmethod
+    def _frontmost(windows: list[tuple[str, Window]]) -> int | None:
+        for i, (_name, window) in enumerate(windows):
+            if window.active:
+                return i
+        return None
+
+    async def _window(self, running: _Running) -> Window:
+        return await self.host.call(running.app.active_window)
+
+    def _app(self, name: str) -> _Running:
+        for running in self.apps:
+            if running.spec.name == name:
+                return running
+        names = ", ".join(r.spec.name for r in self.apps)
+        raise ValueError(f"no app is named {name!r} in this attempt; the apps: {names}")
+
+    def _node(self, target: a.Target) -> Node:
+        """The node a target names, in the observed window (on the AT-SPI thread)."""
+        if target.selector is not None:
+            raise ValueError(
+                "a desktop has no CSS selectors: address a control by ref, or role and name"
+            )
+        if target.is_point:
+            raise ValueError("address a desktop control by ref, or role and name, not x and y")
+        running = self.apps[self.current]
+        if target.ref is not None:
+            outline = self._outline if self._outline is not None else running.app.observe()
+            return outline.by_ref(target.ref)
+        if target.role is None:
+            raise ValueError("name a control by ref, or role and name")
+        outline = running.app.observe()
+        self._outline = outline
+        return outline.find(target.role, target.name or "")
+
+    # ----- acting -------------------------------------------------------------------
+
+    async def _dispatch(self, action: a.Action) -> str | tuple[str, Any]:
+        """Run ``action``; what the Step's output says (and its data)."""
+        session = self.host.session
+        call = self.host.call
+        match action:
+            case a.Press():
+                target = action.target()
+                if action.key is not None:
+                    if target is not None:
+                        await call(self._focus, target)
+                    await call(_act.key, session, keysyms(action.key))
+                    return f"pressed {action.key}"
+                assert target is not None  # the model's validator: a key or a control
+                node = await call(self._node, target)
+                done = await call(_act.press, node)
+                return f"{done} on {node.describe()}"
+            case a.Key():
+                await call(_act.key, session, keysyms(action.key))
+                return f"pressed {action.key}"
+            case a.Type():
+                target = action.target()
+                if target is not None:
+                    await call(self._focus, target)
+                await call(_act.type_text, session, action.text)
+                return f"typed {len(action.text)} characters"
+            case a.SetValue():
+                node = await call(self._node, action.target())
+                await call(_act.set_value, node, action.value)
+                return f"set the value of {node.describe()}"
+            case a.Read():
+                node = await call(self._node, action.target())
+                text = await call(_act.read, node)
+                return f"read {len(text)} characters of {node.describe()}", text
+            case a.Activate():
+                return await self._activate(action)
+            case a.Wait():
+                return await self._wait(action)
+            case a.AskUser():
+                reply = await self._user().ask(action, step=self.recorder.next_index())
+                return reply.text, reply.data
+            case a.RequestApproval():
+                reply = await self._user().request_approval(action, step=self.recorder.next_index())
+                return reply.text, reply.data
+            case a.Done():
+                self.answer = action.answer
+                self.finished = True
+                return "done", action.answer
+            case (
+                a.Navigate() | a.Back() | a.Click() | a.Fill() | a.Select() | a.Check()
+                | a.Scroll() | a.Hover() | a.Drag() | a.Upload() | a.Tabs() | a.Extract()
+                | a.Restart()
+            ):  # fmt: skip
+                raise ValueError(
+                    f"{action.op} is a browser verb; on a desktop use press (a control), "
+                    "set_value, type, key, activate (a window) or read"
+                )
+
+    def _focus(self, target: a.Target) -> None:
+        node = self._node(target)
+        if not _act._grab(node.acc):
+            raise ValueError(f"{node.describe()} does not take the keyboard focus")
+
+    async def _activate(self, action: a.Activate) -> str:
+        windows = await self.host.call(self._all_windows)
+        if action.app is not None:
+            running = self._app(action.app)
+            window = await self._window(running)
+        else:
+            index = action.window if action.window is not None else 0
+            if index >= len(windows):
+                raise ValueError(f"no window {index}: the windows are 0 to {len(windows) - 1}")
+            name, window = windows[index]
+            running = self._app(name)
+        await self.host.call(_act.activate, self.host.session, window)
+        self.current = self.apps.index(running)
+        self._outline = None
+        return f"activated {running.spec.name}: {window.title}"
+
+    async def _wait(self, action: a.Wait) -> str:
+        if action.ms is not None:
+            await asyncio.sleep(action.ms / 1000)  # the agent's own pause, bounded by the model
+            return f"waited {action.ms} ms"
+        text = action.text or ""
+        deadline = time.monotonic() + WAIT_TEXT_TIMEOUT
+        while True:
+            outline = await self.host.call(self.apps[self.current].app.observe)
+            if text in outline.text:
+                return f"saw {text!r}"
+            if time.monotonic() >= deadline:
+                raise ValueError(f"{text!r} did not appear within {WAIT_TEXT_TIMEOUT:g} s")
+            await asyncio.sleep(0.1)
+
+    def _user(self) -> UserChannel:
+        if self.user is None:
+            raise ValueError("no user is reachable in this attempt; the task must be done alone")
+        return self.user
+
+    # ----- the end state -----------------------------------------------------------
+
+    async def end_state(self) -> dict[str, Any]:
+        """What the apps show now, for grading: each app's windows and controls, and
+        which app has the keyboard (uncounted)."""
+        return await self.host.call(self._end_state)
+
+    def _end_state(self) -> dict[str, Any]:
+        apps = []
+        frontmost: str | None = None
+        for running in self.apps:
+            alive = running.app.alive()
+            windows = running.app.windows() if alive else []
+            controls: list[dict[str, Any]] = []
+            for window in windows:
+                if window.active:
+                    frontmost = running.spec.name
+                outline = _tree_outline(window)
+                for node in outline.nodes[:END_NODES]:
+                    controls.append(
+                        {
+                            "window": window.title,
+                            "role": node.role,
+                            "name": node.name,
+                            "value": _full_value(node),
+                            "states": list(node.states),
+                        }
+                    )
+            apps.append(
+                {
+                    "name": running.spec.name,
+                    "command": list(running.spec.argv),
+                    "alive": alive,
+                    "windows": [w.title for w in windows],
+                    "controls": controls,
+                }
+            )
+        return {"apps": apps, "frontmost": frontmost}
+
+
+def _tree_outline(window: Window) -> Outline:
+    return _tree.outline(window.acc)
+
+
+def _full_value(node: Node) -> str | None:
+    """The node's whole text (the outline shortens it), for editable and value nodes."""
+    if node.value is None:
+        return None
+    try:
+        return _act.read(node)
+    except DesktopError:
+        return node.value
+
+
+def _describe(action: a.Action) -> str | None:
+    aimed = action.aimed_at()
+    if aimed is not None:
+        return aimed.describe()
+    match action:
+        case a.Activate():
+            return action.app if action.app is not None else f"window {action.window}"
+        case a.Key():
+            return action.key
+        case a.AskUser():
+            return action.key or action.question[:60]
+        case a.RequestApproval():
+            return action.action
+        case _:
+            return None
