@@ -137,6 +137,7 @@ DESKTOP_PACKAGES = {
     "/usr/libexec/at-spi-bus-launcher": "at-spi2-core",
     "galculator": "galculator",
     "mousepad": "mousepad",
+    "evince": "evince",
 }
 """What the desktop tier needs -> the Debian package that gives it."""
 PYGOBJECT_FIX = (
@@ -150,7 +151,8 @@ def _desktop() -> Finding:
     from proctor.computer.desktop import App, DesktopSession, missing_stack
     from proctor.errors import ProctorError
 
-    missing = missing_stack() + [a for a in ("galculator", "mousepad") if not shutil.which(a)]
+    apps = ("galculator", "mousepad", "evince")
+    missing = missing_stack() + [a for a in apps if not shutil.which(a)]
     if missing:
         packages = sorted({DESKTOP_PACKAGES[m] for m in missing if m in DESKTOP_PACKAGES})
         needs_gi = any(m not in DESKTOP_PACKAGES for m in missing)

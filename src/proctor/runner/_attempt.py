@@ -145,8 +145,6 @@ async def run_try(worker: Worker, item: PlanItem, try_number: int) -> AttemptOut
         kind = _fault_kind(exc)
         if kind == "browser":
             await worker.relaunch()
-        elif kind in ("desktop", "window_unavailable"):
-            await worker.restart_desktop()  # the next desktop try starts on a fresh session
         return InfraRecord(try_number=try_number, kind=kind, message=str(exc))
 
 

@@ -107,24 +107,15 @@ class Worker:
         return self._host
 
     async def desktop(self) -> DesktopHost:
-        """The worker's desktop session, started on first use (one per process).
+        """The process's desktop session, started on first use (``DesktopHost.acquire``).
 
         Raises:
             DesktopUnavailable: the desktop stack is not installed.
             SessionStartFailed: a step of its start failed.
         """
-        if self._desktop is None or not self._desktop.running:
-            if self._desktop is not None:
-                await self._desktop.stop()
-            self._desktop = DesktopHost()
-            await self._desktop.start()
+        if self._desktop is None:
+            self._desktop = await DesktopHost.acquire()
         return self._desktop
-
-    async def restart_desktop(self) -> None:
-        """Replace a desktop session that failed (its next use starts a fresh one)."""
-        if self._desktop is not None:
-            await self._desktop.stop()
-            self._desktop = None
 
     @property
     def control_file(self) -> Path:
@@ -175,8 +166,8 @@ class Worker:
             await self._host.close()
             self._host = None
         if self._desktop is not None:
-            await self._desktop.stop()
             self._desktop = None
+            await DesktopHost.release()
         await self.server.stop()
         if self._seal is not None:
             self._seal.close()

@@ -1,14 +1,15 @@
-"""The desktop tests' session: one DesktopSession for the whole directory's process."""
+"""The desktop tests' session: this process's shared desktop (libatspi binds one per process)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from collections.abc import Iterator
 
 import pytest
 
-from proctor.computer.desktop import DesktopSession, missing_stack
+from proctor.computer.desktop import DesktopHost, DesktopSession, missing_stack
 
 # Under CI (`make test` on a fresh machine) bootstrap installs the stack, so its absence
 # is a failure there, never a quiet skip.
@@ -26,11 +27,14 @@ def stack_missing() -> list[str]:
 
 @pytest.fixture(scope="session")
 def session() -> Iterator[DesktopSession]:
-    """The desktop of this test process (libatspi binds one per process)."""
+    """The desktop of this test process, shared with any worker the process runs."""
     missing = stack_missing()
     if missing and STRICT:
         pytest.fail("bootstrap did not install the desktop stack: " + ", ".join(missing))
     if missing:
         pytest.skip("the desktop stack is missing: " + ", ".join(missing))
-    with DesktopSession() as desktop:
-        yield desktop
+    host = asyncio.run(DesktopHost.acquire())
+    try:
+        yield host.session
+    finally:
+        asyncio.run(DesktopHost.release())

@@ -5,14 +5,21 @@ process, so every call that touches it (the session's start, launches, outlines,
 verbs, screenshots) runs on one thread of this host, in order. The event loop
 stays free meanwhile: the fixture server, the MCP lane and the wall limit keep
 running while an app answers slowly.
+
+libatspi cannot be pointed at a second bus in the same process, so the host is
+shared by the process (``DesktopHost.acquire``): every worker, verify job or test
+in it uses the one session, which stops when the last user releases it. A session
+that died cannot be replaced in its process; its worker's later desktop tries
+fault, and the driver retries them on another worker.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import threading
 from collections.abc import Callable
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from proctor.computer.desktop._session import DesktopSession, StartTimings
 
@@ -22,10 +29,45 @@ T = TypeVar("T")
 class DesktopHost:
     """A started ``DesktopSession`` and its AT-SPI thread; ``await start()``, ``await stop()``."""
 
+    _shared: ClassVar[DesktopHost | None] = None
+    _users: ClassVar[int] = 0
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+
     def __init__(self) -> None:
         self.session = DesktopSession()
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
         self.timings: StartTimings | None = None
+
+    @classmethod
+    async def acquire(cls) -> DesktopHost:
+        """This process's host, started on first use; pair each call with ``release``.
+
+        Raises:
+            DesktopUnavailable: the stack is not installed.
+            SessionStartFailed: a step of the start failed.
+        """
+        with cls._lock:
+            host = cls._shared
+            if host is None:
+                host = cls._shared = DesktopHost()
+            cls._users += 1
+        try:
+            await host.start()
+        except BaseException:
+            await cls.release()
+            raise
+        return host
+
+    @classmethod
+    async def release(cls) -> None:
+        """One user is done; the last one stops the session and reaps it."""
+        with cls._lock:
+            cls._users = max(0, cls._users - 1)
+            host = cls._shared if cls._users == 0 else None
+            if host is not None:
+                cls._shared = None
+        if host is not None:
+            await host.stop()
 
     @property
     def running(self) -> bool:
