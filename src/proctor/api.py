@@ -44,7 +44,7 @@ from proctor.runner import (
 from proctor.scenario import LoadedScenario, load_catalog
 from proctor.world import all_sites
 
-SCORED_TIERS = ("local", "model")
+SCORED_TIERS = ("local", "model", "desktop")
 """Tiers whose failures fail the run (exit 1)."""
 EXIT_FAILED = 1
 EXIT_UNSCORED = 3
@@ -206,7 +206,7 @@ class RunOutcome:
 
     @property
     def exit_code(self) -> int:
-        """0, 1 (a local or model scenario failed) or 3 (nothing could be scored)."""
+        """0, 1 (a local, model or desktop scenario failed) or 3 (nothing could be scored)."""
         rows = self.summary.rows if self.summary else []
         failed = any(r.result == "failed" and r.tier in SCORED_TIERS for r in rows)
         return exit_code(self.records, failed)

@@ -161,8 +161,9 @@ class CommandAgent:
     def _env(self, brief: str, url: str, computer: Computer) -> dict[str, str]:
         attempt = computer.attempt
         bridge = [sys.executable, "-m", "proctor.computer.mcp_stdio", url]
+        inherited = {k: v for k, v in os.environ.items() if k not in DESKTOP_DOORS}
         return {
-            **os.environ,
+            **inherited,
             "PROCTOR_MCP_URL": url,
             "PROCTOR_MCP_STDIO": shlex.join(bridge),
             "PROCTOR_BRIEF": brief,
@@ -170,6 +171,13 @@ class CommandAgent:
             "PROCTOR_LIMITS": json.dumps(dict(self.limits)),
             "PROCTOR_ATTEMPT": attempt.attempt,
         }
+
+
+DESKTOP_DOORS = frozenset(
+    {"DISPLAY", "XAUTHORITY", "AT_SPI_BUS_ADDRESS", "DBUS_SESSION_BUS_ADDRESS", "WAYLAND_DISPLAY"}
+)
+"""What a desktop session puts in the harness's environment that would lead an agent to the
+apps around the toolset: the display, its cookie and the buses. An agent never inherits them."""
 
 
 def _jail_for(computer: Computer) -> tuple[list[str] | None, Path | None]:

@@ -1,6 +1,6 @@
 """proctor run: run scenarios with arms and repeats, then write the results tree.
 
-Exit codes: 0 no scored scenario failed, 1 a local or model scenario failed, 2 a
+Exit codes: 0 no scored scenario failed, 1 a local, model or desktop scenario failed, 2 a
 usage or setup error, 3 nothing could be scored because of infra errors.
 """
 
@@ -86,8 +86,8 @@ def run(
     """Run scenarios and grade them from the end state.
 
     Exit codes: 0 no scored scenario failed (a model arm without its key is
-    skipped, not failed); 1 a local or model scenario failed; 2 a usage or
-    setup error, such as a results folder that cannot be written; 3 nothing
+    skipped, not failed); 1 a local, model or desktop scenario failed; 2 a
+    usage or setup error, such as a results folder that cannot be written; 3 nothing
     could be scored: no attempt passed or failed, and at least one ended in an
     infra error (a browser crash, a fixture or provider fault).
     """

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
+import struct
 import subprocess
 import tempfile
 import time
@@ -181,6 +183,7 @@ class DesktopSession:
             "HOME": str(self.root / "home"),
             "XDG_RUNTIME_DIR": str(self.root / "runtime"),
             "DISPLAY": self.display,
+            "XAUTHORITY": str(self.xauthority),
             "DBUS_SESSION_BUS_ADDRESS": self.bus_address,
             "GDK_BACKEND": "x11",
             # GTK 3 loads the atk-bridge itself; these keep it on and never turn it off.
@@ -239,7 +242,25 @@ class DesktopSession:
             )
         return line
 
+    @property
+    def xauthority(self) -> Path:
+        """The X cookie's file (0600, in the private folder): Xvfb admits only its holders."""
+        return self.root / "xauthority"
+
+    def _write_cookie(self) -> None:
+        """A MIT-MAGIC-COOKIE-1 for any display (FamilyWild, no address, no number), in
+        the Xauthority format: family, address, number, name, data, each length-prefixed."""
+        cookie = secrets.token_bytes(16)
+        fields = [b"", b"", b"MIT-MAGIC-COOKIE-1", cookie]
+        data = struct.pack(">H", 0xFFFF) + b"".join(struct.pack(">H", len(f)) + f for f in fields)
+        fd = os.open(self.xauthority, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        # libX11 in this process (the screenshots) reads it from the environment.
+        os.environ["XAUTHORITY"] = str(self.xauthority)
+
     def _start_xvfb(self) -> None:
+        self._write_cookie()
         width, height, depth = self.screen
         number = self._spawn_reporting(
             "xvfb",
@@ -249,8 +270,8 @@ class DesktopSession:
                 "{fd}",
                 "-nolisten",
                 "tcp",
-                "-nolisten",
-                "local",  # no abstract socket: only the file socket, which a jail hides
+                "-auth",
+                str(self.xauthority),  # a client needs the cookie, which no agent can read
                 "-noreset",
                 "-screen",
                 "0",

@@ -1,0 +1,255 @@
+"""Desktop attempts end to end: the runner, the MCP lane, faults, orphans and the seal.
+
+Each is checked from outside the agent: the calculator's own display read by the
+harness, the run's files, the processes left on the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+from mcp import Client
+from tests.cli_support import output, run_proctor
+
+from proctor.agents import Computer, Outcome
+from proctor.agents._jail import available
+from proctor.computer.actions import ops_on
+from proctor.computer.desktop import DesktopSession
+from proctor.computer.mcp_lane import McpLane
+from proctor.records import AttemptRecord
+from proctor.runner import Arm, PlanItem, RunOptions, Worker, parse_arm, run_attempt
+from proctor.scenario import SUITE_ROOT, LoadedScenario, Scenario, load_scenario
+
+pytestmark = [pytest.mark.desktop, pytest.mark.browser]
+
+CALC = "desktop-calculator-deterministic"
+
+
+def calc() -> LoadedScenario:
+    return load_scenario(SUITE_ROOT / "desktop" / f"{CALC}.yaml")
+
+
+def display(record: AttemptRecord) -> str | None:
+    """The calculator's display at the end, as the harness read it."""
+    assert record.end_state is not None and record.end_state.desktop is not None
+    app = record.end_state.desktop.app("calc")
+    assert app is not None
+    return next(c.value for c in app.controls if c.role == "text")
+
+
+@pytest.fixture
+async def desk_worker(session: DesktopSession, tmp_path: Path) -> AsyncIterator[Worker]:
+    """A worker whose desktop is this process's session (``session`` skips without it)."""
+    async with Worker(tmp_path / "results" / "run", RunOptions(retry_delays=(0.0,))) as w:
+        yield w
+
+
+async def test_the_oracle_passes_with_desktop_steps_and_screens(desk_worker: Worker) -> None:
+    record = await run_attempt(desk_worker, PlanItem(calc(), parse_arm("oracle=scripted"), 1))
+    assert record.result == "passed", record.failed_checks
+    assert display(record) == "7006652"
+    assert {s.tool for s in record.steps} == {"desktop"}
+    assert [s.op for s in record.steps].count("press") == 10
+    folder = desk_worker.run_dir / "attempts" / CALC / "oracle-1"
+    for name in ("before.png", "after.png"):
+        assert (folder / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+    assert (folder / "before.png").read_bytes() != (folder / "after.png").read_bytes()
+
+
+async def test_an_app_killed_mid_attempt_is_an_infra_fault_retried_never_scored(
+    desk_worker: Worker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PROCTOR_INJECT", f"{CALC}:app@3")
+    record = await run_attempt(
+        desk_worker, PlanItem(calc(), parse_arm("oracle=scripted"), 1), write=False
+    )
+    assert [(f.try_number, f.kind) for f in record.infra_faults] == [(1, "desktop")]
+    assert "exited during the attempt" in record.infra_faults[0].message
+    assert record.result == "passed"  # the second try, on a fresh app
+    assert display(record) == "7006652"
+
+
+async def test_every_try_killed_ends_in_error_not_failure(
+    desk_worker: Worker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PROCTOR_INJECT", f"{CALC}:app@2x*")
+    record = await run_attempt(
+        desk_worker, PlanItem(calc(), parse_arm("oracle=scripted"), 1), write=False
+    )
+    assert record.result == "error"
+    assert record.stop_reason == "infra"
+    assert [f.kind for f in record.infra_faults] == ["desktop"] * 3
+
+
+class LaneAgent:
+    """Drives the desktop through the MCP lane with the SDK's client, in this loop."""
+
+    def __init__(self, calls: list[tuple[str, dict[str, Any]]]) -> None:
+        self.calls = calls
+        self.listed: list[types.Tool] = []
+        self.results: list[types.CallToolResult] = []
+
+    @property
+    def kind(self) -> str:
+        return "lane-test"
+
+    async def run(self, brief: str, computer: Computer) -> Outcome:
+        async with McpLane(computer) as lane, Client(lane.url) as client:
+            self.listed = (await client.list_tools()).tools
+            for name, args in self.calls:
+                self.results.append(await client.call_tool(name, args))
+        return Outcome(stop_reason="done")
+
+
+async def test_the_mcp_lane_serves_the_desktop_verbs(desk_worker: Worker) -> None:
+    digits = [("press", {"role": "toggle button", "name": d}) for d in "1234"]
+    tail = [("press", {"role": "toggle button", "name": d}) for d in "*5678="]
+    agent = LaneAgent(
+        [
+            ("observe", {}),
+            ("batch", {"actions": [{"op": "press", "role": "toggle button", "name": "9"}]}),
+            ("press", {"role": "toggle button", "name": "AC"}),
+            *digits,
+            *tail,
+            ("read", {"role": "text", "name": ""}),
+            ("navigate", {"url": "http://example.test/"}),
+            ("done", {}),
+        ]
+    )
+
+    def factory(scenario: Scenario) -> LaneAgent:
+        return agent
+
+    arm = Arm(name="lane", spec="lane", factory=factory)
+    record = await run_attempt(desk_worker, PlanItem(calc(), arm, 1), write=False)
+    assert [t.name for t in agent.listed] == [*ops_on("desktop"), "observe", "batch"]
+    observed = "".join(getattr(c, "text", "") for c in agent.results[0].content)
+    assert observed.startswith("app: calc\nwindow: galculator")
+    assert "[ref=d" in observed and 'toggle button "7"' in observed
+    read = agent.results[-3]
+    assert read.structured_content is not None and read.structured_content["data"] == "7006652"
+    refused = "".join(getattr(c, "text", "") for c in agent.results[-2].content)
+    assert agent.results[-2].is_error and "there is no tool 'navigate'" in refused
+    assert record.result == "passed", record.failed_checks
+    assert display(record) == "7006652"
+
+
+def _marked(owner_pid: int) -> list[str]:
+    """Live processes that carry the owner mark of the run process ``owner_pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes().split(b"\0")
+            comm = (entry / "comm").read_text().strip()
+        except OSError:
+            continue
+        if any(v.startswith(f"PROCTOR_OWNER={owner_pid}:".encode()) for v in environ):
+            found.append(f"{entry.name} {comm}")
+    return found
+
+
+def _desktop_processes() -> set[int]:
+    names = {"Xvfb", "dbus-daemon", "at-spi-bus-laun", "at-spi2-registr", "galculator"}
+    pids = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() in names:
+                    pids.add(int(entry.name))
+            except OSError:
+                continue
+    return pids
+
+
+def test_a_desktop_run_leaves_no_process_and_keeps_its_screens(
+    session: DesktopSession, tmp_path: Path
+) -> None:
+    before = _desktop_processes()
+    done = run_proctor(
+        "run", "--tier", "desktop", "--only", CALC, "--results", tmp_path, "--label", "d",
+        "--arm", "oracle=scripted", "--arm", "null",
+        cwd=tmp_path, timeout=240,
+    )  # fmt: skip
+    assert done.returncode == 1, output(done)  # the null arm's failure fails the run
+    run = tmp_path / "d"
+    legs = json.loads((run / "run.json").read_text())["legs"]
+    owner = legs[-1]["pid"]
+    assert _marked(owner) == []
+    # Nothing the run started outlived it: every desktop process now was there before,
+    # or belongs to another test's session running beside this one.
+    after = _desktop_processes() - before
+    for pid in after:
+        environ = Path(f"/proc/{pid}/environ").read_bytes()
+        assert f"PROCTOR_OWNER={owner}:".encode() not in environ
+    oracle = json.loads((run / "attempts" / CALC / "oracle-1" / "attempt.json").read_text())
+    assert oracle["result"] == "passed"
+    assert (run / "attempts" / CALC / "oracle-1" / "after.png").stat().st_size > 1000
+    null = json.loads((run / "attempts" / CALC / "null-1" / "attempt.json").read_text())
+    assert null["result"] == "failed"
+
+
+def test_without_the_stack_desktop_scenarios_skip_and_strict_refuses(tmp_path: Path) -> None:
+    # No Xvfb on PATH: the machine has no desktop tier.
+    env = {"PATH": str(tmp_path / "empty-bin")}
+    done = run_proctor(
+        "run", "--tier", "desktop", "--only", CALC, "--results", tmp_path, "--label", "s",
+        cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, output(done)
+    assert f"skipped scenario {CALC}" in done.stdout
+    assert "missing Xvfb" in done.stdout
+    folder = tmp_path / "s" / "attempts" / CALC / "oracle-1"
+    record = json.loads((folder / "attempt.json").read_text())
+    assert record["result"] == "skipped" and "Xvfb" in record["stop_detail"]
+    strict = run_proctor(
+        "run", "--tier", "desktop", "--only", CALC, "--results", tmp_path, "--label", "t",
+        "--strict", cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert strict.returncode == 2, output(strict)
+    assert f"--strict: {CALC} cannot run here" in output(strict)
+
+
+@pytest.mark.skipif(available() is not None, reason="the jail needs unshare (root)")
+async def test_a_jailed_agent_cannot_reach_the_display_or_the_buses(
+    desk_worker: Worker, session: DesktopSession, tmp_path: Path
+) -> None:
+    # The agent tries every door to the apps that is not the toolset: the X sockets,
+    # the session's folder (its buses), then keys sent straight to each display.
+    script = (
+        "ls -A /tmp/.X11-unix >&2; ls -d /tmp/proctor-desktop-* >&2 2>/dev/null || true; "
+        f"ls -A {shlex.quote(str(session.root))} >&2 2>/dev/null || true; "
+        "for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do "
+        "DISPLAY=:$n timeout 5 xdotool search --name galculator key 9 2>/dev/null && "
+        "echo reached-$n >&2; done; exit 0"
+    )
+    arm = parse_arm(f"prober=command:sh -c {shlex.quote(script)}")
+    record = await run_attempt(desk_worker, PlanItem(calc(), arm, 1))
+    events = desk_worker.run_dir / "attempts" / CALC / "prober-1" / "events.jsonl"
+    started = [json.loads(line) for line in events.read_text().splitlines()]
+    assert [e["jailed"] for e in started if e["kind"] == "command"] == [True]
+    tail = record.stderr_tail or ""
+    assert "reached" not in tail, tail
+    assert f"X{session.display.lstrip(':')}" not in tail, tail
+    assert "bus" not in tail and "runtime" not in tail, tail
+    assert display(record) == "0"  # the calculator never saw a key
+    # The jail shares the harness's network, so the display's abstract socket is in
+    # reach: without the session's cookie, the display refuses the connection.
+    bare = {"PATH": os.environ["PATH"], "DISPLAY": session.display, "HOME": str(tmp_path)}
+    refused = subprocess.run(
+        ["xdotool", "getmouselocation"], env=bare, capture_output=True, timeout=10, check=False
+    )
+    assert refused.returncode != 0, refused.stdout
+    with_cookie = subprocess.run(
+        ["xdotool", "getmouselocation"], env=session.env(), capture_output=True, timeout=10
+    )
+    assert with_cookie.returncode == 0, with_cookie.stderr
