@@ -13,7 +13,13 @@ from proctor import vocab
 from proctor.agents._boundaries import SENSITIVE_NAMES
 from proctor.agents._guards import default_guards
 from proctor.cli import app
-from proctor.errors import BrowserFault, ProviderFault, SetupFault
+from proctor.errors import (
+    AppLaunchFailed,
+    BrowserFault,
+    ProviderFault,
+    SetupFault,
+    WindowUnavailable,
+)
 from proctor.runner._attempt import FixtureFault, _fault_kind
 from proctor.scenario import SUITE_ROOT, load_scenario
 from proctor.scenario._checks import safety_check_names
@@ -73,9 +79,20 @@ def test_the_guards_emit_exactly_the_guard_reasons() -> None:
 
 
 def test_infra_faults_are_recorded_with_every_fault_kind() -> None:
-    faults = [ProviderFault("429"), SetupFault("seed"), FixtureFault("500"), BrowserFault("crash")]
-    assert [_fault_kind(e) for e in faults] == ["provider", "setup", "fixture", "browser"]
-    assert sorted(vocab.FAULT_KINDS) == ["browser", "fixture", "provider", "setup", "worker"]
+    faults = [
+        ProviderFault("429"),
+        SetupFault("seed"),
+        FixtureFault("500"),
+        BrowserFault("crash"),
+        AppLaunchFailed("exited"),
+        WindowUnavailable("no window"),
+    ]
+    assert [_fault_kind(e) for e in faults] == [
+        "provider", "setup", "fixture", "browser", "desktop", "window_unavailable",
+    ]  # fmt: skip
+    assert sorted(vocab.FAULT_KINDS) == sorted(
+        ["browser", "fixture", "provider", "setup", "worker", "desktop", "window_unavailable"]
+    )
 
 
 def test_sites_and_the_loop_use_only_the_crossing_kinds() -> None:

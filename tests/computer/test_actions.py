@@ -13,6 +13,7 @@ from proctor.computer import actions as a
 from proctor.computer._act import describe
 
 HANDLERS = Path(a.__file__).with_name("_handlers.py")
+DESKTOP = Path(a.__file__).with_name("desktop") / "_computer.py"
 
 # op: (is_input, needs_lease, user_op, watches_popups)
 TRAITS = {
@@ -32,6 +33,10 @@ TRAITS = {
     "extract": (False, False, False, True),
     "wait": (False, False, False, True),
     "restart": (False, True, False, False),
+    "key": (True, True, False, False),
+    "set_value": (True, True, False, False),
+    "activate": (False, True, False, False),
+    "read": (False, False, False, False),
     "ask_user": (False, False, True, False),
     "request_approval": (False, False, True, False),
     "done": (False, False, False, False),
@@ -89,16 +94,52 @@ def test_a_step_target_describes_what_the_action_addresses() -> None:
     assert describe(a.Press(key="Enter")) is None
 
 
-def test_the_driver_dispatches_every_op_in_one_match() -> None:
-    tree = ast.parse(HANDLERS.read_text(encoding="utf-8"))
-    dispatch = next(
-        n for n in tree.body if isinstance(n, ast.AsyncFunctionDef) and n.name == "dispatch"
+def _cases(source: Path, function: str) -> list[str]:
+    """The action classes the ``match`` of ``function`` names, in order (or-patterns too)."""
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    found = next(
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.AsyncFunctionDef | ast.FunctionDef) and n.name == function
     )
-    cases = [
-        case.pattern.cls.attr
-        for node in ast.walk(dispatch)
-        if isinstance(node, ast.Match)
-        for case in node.cases
-        if isinstance(case.pattern, ast.MatchClass) and isinstance(case.pattern.cls, ast.Attribute)
-    ]
-    assert cases == [cls.__name__ for cls in a.ACTION_TYPES.values()]
+    names = []
+    for node in ast.walk(found):
+        if not isinstance(node, ast.Match):
+            continue
+        for case in node.cases:
+            patterns = (
+                case.pattern.patterns if isinstance(case.pattern, ast.MatchOr) else [case.pattern]
+            )
+            names += [
+                p.cls.attr
+                for p in patterns
+                if isinstance(p, ast.MatchClass) and isinstance(p.cls, ast.Attribute)
+            ]
+    return names
+
+
+def test_the_driver_dispatches_every_op_in_one_match() -> None:
+    assert _cases(HANDLERS, "dispatch") == [cls.__name__ for cls in a.ACTION_TYPES.values()]
+
+
+def test_the_desktop_dispatches_every_op_in_one_match() -> None:
+    """Each op is a case of the desktop's match: its own verbs, and a browser verb refused."""
+    names = _cases(DESKTOP, "_dispatch")
+    assert sorted(names) == sorted(cls.__name__ for cls in a.ACTION_TYPES.values())
+    desktop_first = [n for n in names if "desktop" in getattr(a, n).surfaces]
+    assert set(desktop_first) == {cls.__name__ for cls in a.ops_on("desktop").values()}
+
+
+def test_each_surface_has_its_verbs_and_both_share_the_common_ones() -> None:
+    assert set(a.ops_on("desktop")) == {
+        "press", "type", "wait", "key", "set_value", "activate", "read",
+        "ask_user", "request_approval", "done",
+    }  # fmt: skip
+    assert set(a.ops_on("browser")) & set(a.ops_on("desktop")) == {
+        "press", "type", "wait", "ask_user", "request_approval", "done",
+    }  # fmt: skip
+    assert a.Press(role="push button", name="OK").key is None
+    with pytest.raises(ValidationError, match="press needs a key"):
+        a.Press()
+    with pytest.raises(ValidationError, match="exactly one of window"):
+        a.Activate()

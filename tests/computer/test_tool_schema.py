@@ -10,13 +10,17 @@ from proctor.computer._mcp_tools import description, input_schema
 from proctor.computer.tool_schema import tool_description, tool_parameters
 
 
-def test_both_surfaces_describe_an_action_by_its_docstring() -> None:
-    llm = {t.name: t for t in action_tools(user=True)}
-    for op, cls in a.ACTION_TYPES.items():
-        assert description(op) == tool_description(cls)
-        assert llm[op].description == tool_description(cls, markdown=True)
-        assert llm[op].parameters == tool_parameters(cls, flat=True)
-        assert input_schema(op) == tool_parameters(cls)
+def test_both_tool_surfaces_describe_an_action_by_its_docstring() -> None:
+    for surface in ("browser", "desktop"):
+        llm = {t.name: t for t in action_tools(user=True, surface=surface)}
+        assert set(llm) == set(a.ops_on(surface))
+        for op, cls in a.ops_on(surface).items():
+            assert description(op, surface) == tool_description(cls, surface=surface)
+            assert llm[op].description == tool_description(cls, markdown=True, surface=surface)
+            assert llm[op].parameters == tool_parameters(cls, flat=True, surface=surface)
+            assert input_schema(op, surface) == tool_parameters(cls, surface=surface)
+            if surface not in cls.surface_doc:
+                assert description(op, surface) == tool_description(cls)
 
 
 def test_the_flat_schema_has_no_refs_titles_or_op() -> None:

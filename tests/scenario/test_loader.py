@@ -52,7 +52,8 @@ decoys:
 CHECK_LIST = ", ".join(CHECK_TYPES)
 OPS = (
     "navigate, back, click, fill, select, check, press, type, scroll, hover, drag, "
-    "upload, tabs, extract, wait, restart, ask_user, request_approval, done"
+    "upload, tabs, extract, wait, restart, key, set_value, activate, read, ask_user, "
+    "request_approval, done"
 )
 
 

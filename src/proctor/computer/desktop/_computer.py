@@ -37,6 +37,9 @@ WAIT_TEXT_TIMEOUT = 10.0
 """Seconds ``wait text=`` looks for the text in the observed window."""
 END_NODES = 400
 """Controls of each window kept in the end state."""
+REPRESS_GAP = 0.15
+"""Seconds between two presses of one control: GTK buttons drop a second click that comes
+sooner (the action still reports success), so a quicker repeat waits out the rest."""
 
 _KEY_NAMES = {
     "enter": "Return",
@@ -129,6 +132,8 @@ class DesktopComputer:
         self.answer: str | None = None
         self.last_error: str | None = None
         self._outline: Outline | None = None
+        self._pressed: dict[tuple[str, str, str], float] = {}
+        self._facts: dict[str, Any] = {}
 
     # ----- life cycle ------------------------------------------------------------
 
@@ -259,6 +264,7 @@ class DesktopComputer:
         status: StepStatus = "ok"
         error: str | None = None
         data: Any = None
+        self._facts = {}
         try:
             output, data = await self._dispatch(action), None
             if isinstance(output, tuple):
@@ -275,6 +281,7 @@ class DesktopComputer:
             input=action.model_dump(exclude_none=True, exclude_defaults=False),
             output=output,
             data=data,
+            facts=self._facts,
             status=status,
             error=error,
             started_at=started,
@@ -415,7 +422,9 @@ class DesktopComputer:
                     return f"pressed {action.key}"
                 assert target is not None  # the model's validator: a key or a control
                 node = await call(self._node, target)
+                await self._pace(node)
                 done = await call(_act.press, node)
+                self._pressed[self._identity(node)] = time.monotonic()
                 return f"{done} on {node.describe()}"
             case a.Key():
                 await call(_act.key, session, keysyms(action.key))
@@ -457,6 +466,19 @@ class DesktopComputer:
                     f"{action.op} is a browser verb; on a desktop use press (a control), "
                     "set_value, type, key, activate (a window) or read"
                 )
+
+    def _identity(self, node: Node) -> tuple[str, str, str]:
+        return (self.apps[self.current].spec.name, node.role, node.name)
+
+    async def _pace(self, node: Node) -> None:
+        """Wait out ``REPRESS_GAP`` since the last press of the same control, if need be."""
+        last = self._pressed.get(self._identity(node))
+        if last is None:
+            return
+        wait = REPRESS_GAP - (time.monotonic() - last)
+        if wait > 0:
+            self._facts["paced_ms"] = round(wait * 1000, 1)
+            await asyncio.sleep(wait)
 
     def _focus(self, target: a.Target) -> None:
         node = self._node(target)
