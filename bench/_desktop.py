@@ -1,9 +1,10 @@
 """The desktop reset: a fresh HOME, the app launched, its window in the AT-SPI tree, then closed.
 
-Each round launches galculator in a fresh HOME on one desktop session, waits for
-its window, observes it once (the first thing an attempt does) and closes it;
-the browser floor (new context + page + goto + close) is measured right after,
-on the same machine, so the ratio is what the figures mean.
+Each round is what an attempt does: ``DesktopComputer.open`` on the process's
+shared desktop (galculator in a fresh HOME, its window awaited, then given the
+keyboard), the first observe, and ``close`` (the app ended and reaped), each AT-SPI
+call on the host's thread. The browser floor (new context + page + goto + close)
+is measured right after, on the same machine, so the ratio is what the figures mean.
 """
 
 from __future__ import annotations
@@ -47,25 +48,29 @@ async def measure_desktop(
     n: int, warmup: int, floor: Callable[[], Awaitable[float]]
 ) -> DesktopSamples:
     """``warmup`` unrecorded rounds, then ``n`` rounds of (desktop reset, browser floor)."""
-    from proctor.computer.desktop import App, DesktopSession
+    from proctor.computer.attempt import AttemptInfo
+    from proctor.computer.browser import Recorder
+    from proctor.computer.desktop import AppSpec, DesktopComputer, DesktopHost
 
     samples = DesktopSamples()
     with tempfile.TemporaryDirectory(prefix="proctor-bench-desktop-") as tmp:
         t0 = time.perf_counter()
-        session = DesktopSession()
-        session.start()
+        host = await DesktopHost.acquire()
         samples.session_start = time.perf_counter() - t0
         try:
             for i in range(warmup + n):
-                app = App(session, APP, Path(tmp) / f"round-{i}")
+                scratch = Path(tmp) / f"round-{i}"
+                info = AttemptInfo(f"bench/desktop-{i}#1", scratch)
                 t0 = time.perf_counter()
-                app.launch()
+                computer = await DesktopComputer.open(
+                    host, info, Recorder(100, 100), [AppSpec("calc", APP)]
+                )
                 t1 = time.perf_counter()
-                app.observe()
+                await computer.observe(auto=True)
                 t2 = time.perf_counter()
-                app.close()
+                await computer.close()
                 t3 = time.perf_counter()
-                shutil.rmtree(Path(tmp) / f"round-{i}", ignore_errors=True)
+                shutil.rmtree(scratch, ignore_errors=True)
                 base = await floor()
                 if i >= warmup:
                     samples.launch.append(t1 - t0)
@@ -74,7 +79,7 @@ async def measure_desktop(
                     samples.floors.append(base)
         finally:
             t0 = time.perf_counter()
-            session.stop()
+            await DesktopHost.release()
             samples.session_stop = time.perf_counter() - t0
     return samples
 
@@ -98,7 +103,7 @@ def render_desktop(samples: DesktopSamples) -> str:
         f"N={len(samples.floors)} rounds of (reset, floor), interleaved",
         f"{'floor:':<19}{floor:.4f} s  1.00x  (the browser floor, measured beside each reset)",
         f"{'desktop reset:':<19}{reset:.4f} s  {ratio:.2f}x  "
-        "(fresh HOME, launch, window in the tree, first observe, close)",
+        "(fresh HOME, launch, window in the tree, keyboard to it, first observe, close)",
         f"{'ratio (desktop):':<19}{ratio:.2f}    "
         f"(reset / floor; target <= {TARGET:.1f}: {verdict}; paired median {paired:.2f}; "
         f"dominated by {top})",

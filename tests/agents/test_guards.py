@@ -113,6 +113,21 @@ def test_fingerprint_without_focus_ignores_only_the_focus_marker() -> None:
     assert fingerprint(b, focus=False) != fingerprint(c, focus=False)
 
 
+def test_a_desktop_outline_s_focus_marker_is_the_focus_too() -> None:
+    a = _obs(
+        '- toggle button "AC" [ref=d11] [actions=click]\n- text [ref=d8] [focused] [value="0"]'
+    )
+    b = _obs(
+        '- toggle button "AC" [ref=d11] [focused] [actions=click]\n- text [ref=d8] [value="0"]'
+    )
+    assert fingerprint(a) != fingerprint(b)
+    assert fingerprint(a, focus=False) == fingerprint(b, focus=False)
+    c = _obs(
+        '- toggle button "AC" [ref=d11] [focused] [actions=click]\n- text [ref=d8] [value="7"]'
+    )
+    assert fingerprint(b, focus=False) != fingerprint(c, focus=False)
+
+
 def test_no_progress_fires_when_the_clicks_only_move_the_focus() -> None:
     history = [
         Turn(Click(role="button", name="A"), "s0", "s1", focus_only=True),

@@ -18,15 +18,17 @@ from proctor.computer.observation import Observation
 from proctor.vocab import GuardReason, RunStopReason
 
 _REF = re.compile(r"\s*\[ref=[^\]]+\]")
-_ACTIVE = re.compile(r" \[active\]")
+_ACTIVE = re.compile(r" \[(?:active|focused)\]")
+"""Where the focus is: ``[active]`` in an aria snapshot; ``[focused]`` (and the active
+window's ``[active]``) in a desktop outline."""
 
 
 def fingerprint(obs: Observation, *, focus: bool = True) -> str:
     """What counts as an observable change: url, active tab, tab count and the snapshot text.
 
     Refs are dropped: they name elements, they are not state. With ``focus=False``
-    the focus marker (``[active]``) is dropped too: clicking a dead button moves
-    the focus to it, which is not progress.
+    the focus markers (``[active]``, a desktop's ``[focused]``) are dropped too:
+    clicking a dead button moves the focus to it, which is not progress.
     """
     snapshot = _REF.sub("", obs.snapshot)
     if not focus:
