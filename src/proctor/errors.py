@@ -134,6 +134,11 @@ class RunError(ProctorError):
     """A run could not be planned, executed or recorded."""
 
 
+class ManualError(ProctorError):
+    """A manual-comparison command was refused: a changed manifest, a case in the wrong
+    state, bad input, or a CI machine (the protocol is run by hand, never by CI)."""
+
+
 class StorageError(RunError):
     """A results file or folder could not be written: read-only, full, not a folder, too long.
 
@@ -157,6 +162,7 @@ __all__ = [
     "DesktopUnavailable",
     "GradingError",
     "LimitReached",
+    "ManualError",
     "NodeNotFound",
     "ProctorError",
     "ProviderFault",

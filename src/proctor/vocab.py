@@ -144,6 +144,17 @@ RunDifference = Literal["spec", "agent", "model", "mode", "scenario"]
 """What ``compare`` warns differs between two runs: an arm's spec, agent kind, model or
 mode, or a scenario file's content hash."""
 
+ManualStop = Literal[
+    "completed", "unavailable", "timeout", "tool-limit", "owner-required", "untrusted-content",
+    "revoked",
+]  # fmt: skip
+"""How a manual case ended, as its operator recorded it (``proctor manual finish``)."""
+
+ManualVerdict = Literal["passed", "failed", "unavailable", "over_limit", "incomplete"]
+"""A manual case's grade: passed (every check held), failed, unavailable (the arm had no
+working route; never a pass), over_limit (past the wall or tool-call limit; never a pass),
+incomplete (never served, begun or finished)."""
+
 FINISH_REASONS: tuple[FinishReason, ...] = get_args(FinishReason)
 LIMIT_REASONS: tuple[LimitReason, ...] = get_args(LimitReason)
 GUARD_REASONS: tuple[GuardReason, ...] = get_args(GuardReason)
@@ -155,6 +166,8 @@ NOT_RUN: tuple[NotRun, ...] = get_args(NotRun)
 CROSSINGS: tuple[Crossing, ...] = get_args(Crossing)
 TIERS: tuple[Tier, ...] = get_args(Tier)
 SURFACES: tuple[Surface, ...] = get_args(Surface)
+MANUAL_STOPS: tuple[ManualStop, ...] = get_args(ManualStop)
+MANUAL_VERDICTS: tuple[ManualVerdict, ...] = get_args(ManualVerdict)
 CATEGORIES: tuple[Category, ...] = get_args(Category)
 CAUSE_KINDS: tuple[CauseKind, ...] = get_args(CauseKind)
 VERIFY_ROLES: tuple[VerifyRole, ...] = get_args(VerifyRole)
@@ -180,6 +193,8 @@ __all__ = [
     "FINISH_REASONS",
     "GUARD_REASONS",
     "LIMIT_REASONS",
+    "MANUAL_STOPS",
+    "MANUAL_VERDICTS",
     "NOT_RUN",
     "REFUSALS",
     "RUN_STOP_REASONS",
@@ -196,6 +211,8 @@ __all__ = [
     "FinishReason",
     "GuardReason",
     "LimitReason",
+    "ManualStop",
+    "ManualVerdict",
     "NotRun",
     "Refusal",
     "RunDifference",

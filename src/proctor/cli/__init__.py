@@ -18,6 +18,7 @@ from proctor.cli import (
     gate,
     lease,
     list_cmd,
+    manual,
     mcp_bridge,
     promote,
     refs,
@@ -77,6 +78,7 @@ app.command("promote")(promote.promote_run)
 app.command("refs")(refs.refs)
 app.command("cleanup")(cleanup.cleanup)
 app.add_typer(lease.app, name="lease")
+app.add_typer(manual.app, name="manual")
 
 
 def _print_error(message: str) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import secrets
 import socket
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import uvicorn
@@ -127,13 +127,20 @@ class FixtureServer:
             except KeyError:
                 raise WorldError(f"attempt {attempt_id} is not active") from None
 
-    async def start(self, browser_socket: Callable[[int], socket.socket] | None = None) -> None:
+    async def start(
+        self,
+        browser_socket: Callable[[int], socket.socket] | None = None,
+        *,
+        also: Sequence[tuple[socket.socket, Callable[[Any], Any]]] = (),
+    ) -> None:
         """Start serving on an ephemeral loopback port; wait until it accepts.
 
         Args:
             browser_socket: Given, the world is served only on the socket it returns
                 for the chosen port (inside the browser's sealed network), and this
                 process's socket keeps the control endpoint only.
+            also: More sockets of the open lane, each serving the world through its
+                wrapper of the dispatcher (the manual protocol: one address per site).
         """
         sock = loopback_socket()
         self.port = sock.getsockname()[1]
@@ -141,18 +148,19 @@ class FixtureServer:
         if browser_socket is not None:
             lanes = [("control", sock), ("browser", browser_socket(self.port))]
         self.sealed = browser_socket is not None
-        self._thread = ServerThread(
-            "proctor-fixtures", [(self._config(lane), s) for lane, s in lanes]
-        )
+        configs = [(self._config(lane), s) for lane, s in lanes]
+        configs += [(self._config("open", wrap), s) for s, wrap in also]
+        self._thread = ServerThread("proctor-fixtures", configs)
         if not await self._thread.start(START_TIMEOUT):
             raise WorldError(
                 f"the fixture server did not start on 127.0.0.1:{self.port} "
                 f"within {START_TIMEOUT:.0f}s"
             )
 
-    def _config(self, lane: Lane) -> uvicorn.Config:
+    def _config(self, lane: Lane, wrap: Callable[[Any], Any] | None = None) -> uvicorn.Config:
+        app: Any = Dispatcher(self, lane)
         return uvicorn.Config(
-            Dispatcher(self, lane),
+            wrap(app) if wrap is not None else app,
             http=TimedH11Protocol,
             ws="none",
             log_level="error",
