@@ -17,8 +17,8 @@ from typing import Any
 import mcp_types as types
 import pytest
 from mcp import Client
-from tests.cli_support import output, run_proctor
 
+from cli_support import output, run_proctor
 from proctor.agents import Computer, Outcome
 from proctor.agents._jail import available
 from proctor.computer.actions import ops_on
