@@ -34,7 +34,7 @@ from proctor.manual._manifest import load_manifest, scenario_of
 from proctor.records import CheckResult, EndState, WebRequest, write_model_atomic
 from proctor.scenario import check_name, resolve
 from proctor.vocab import ManualVerdict
-from proctor.world import snapshot_dirs, snapshot_files
+from proctor.world import DOMAIN, snapshot_dirs, snapshot_files
 
 Verdict = ManualVerdict
 
@@ -136,10 +136,12 @@ def grade_case(folder: Path, *, write: bool = True) -> CaseGrade:
         return _written(folder, result, write)
     seconds = round(done.finished_at - begun.begun_at, 3)
     requests = [WebRequest.model_validate(r) for r in state["requests"]]
-    urls: dict[str, str] = state.get("urls", {})
+    # The log holds each request under its site's own host (serve renames requests to
+    # it), so the checks are resolved with the sites' own URLs, as in a run.
+    loaded = scenario_of(spec).scenario
     values = {"scratch": str(folder), "home": str(folder / "home"), "base_url": ""}
-    values |= {f"site.{n}": u for n, u in urls.items()}
-    scenario = resolve(scenario_of(spec).scenario, values)
+    values |= {f"site.{n}": f"http://{n}.{DOMAIN}" for n in loaded.world.sites}
+    scenario = resolve(loaded, values)
     files = {p: f for p, f in snapshot_files(folder).items() if p not in HARNESS_FILES}
     end = EndState(
         requests=requests,
