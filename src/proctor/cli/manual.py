@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import signal
 from pathlib import Path
 from typing import Annotated
 
@@ -99,7 +100,7 @@ def serve_cmd(
         ),
     ] = False,
 ) -> None:
-    """Serve the case's sites on loopback until Ctrl-C, persisting their state."""
+    """Serve the case's sites on loopback until Ctrl-C (or SIGTERM), persisting their state."""
     out = console()
 
     def ready(served: Served) -> None:
@@ -109,8 +110,16 @@ def serve_cmd(
         out.print(f"brief: {markup(served.brief)}", highlight=False)
         out.print("serving; Ctrl-C stops (the state is saved after every request)")
 
+    async def until_signal() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await serve(folder, revoke_after_first=revoke_after_first, ready=ready, stop=stop)
+        out.print("stopped; the site state is saved")
+
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(folder, revoke_after_first=revoke_after_first, ready=ready))
+        asyncio.run(until_signal())
 
 
 @app.command("begin")
@@ -174,4 +183,6 @@ def summary_cmd(
     boundary verdicts apart, failed cases listed."""
     manifest = load_manifest()
     names = parse_arms(arms) if arms else []
-    console().print(markup(render(summarize(manifest, find_cases(folders), names))))
+    out = console()
+    for line in render(summarize(manifest, find_cases(folders), names)).splitlines():
+        out.print(markup(line), highlight=False, soft_wrap=True)
