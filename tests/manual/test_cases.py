@@ -65,12 +65,30 @@ def test_prepare_writes_the_fixtures_with_their_hashes_and_refuses_a_used_folder
     assert (folder / "files" / "archive" / "2025" / "jan.txt").is_file()
     assert list((folder / "output").iterdir()) == []
     assert set(case["originals"]) >= {"files/notes.txt", "files/report.pdf"}
-    with pytest.raises(ManualError, match="is not empty: a case needs a new, empty folder"):
-        prepare(load_manifest(), folder, "a", "contact-form", 1)
-    with pytest.raises(ManualError, match="no task 'nope' in the manifest"):
-        prepare(load_manifest(), tmp_path / "x", "a", "nope", 1)
-    with pytest.raises(ManualError, match="repetition 4 is outside the manifest's 1 to 3"):
-        prepare(load_manifest(), tmp_path / "y", "a", "contact-form", 4)
+    refusals = [
+        (
+            (folder, "a", "contact-form", 1),
+            f"{folder} is not empty: a case needs a new, empty folder",
+        ),
+        (
+            (tmp_path / "x", "a", "nope", 1),
+            "no task 'nope' in the manifest; its tasks: "
+            + ", ".join(c.id for c in load_manifest().cases),
+        ),
+        (
+            (tmp_path / "y", "a", "contact-form", 4),
+            "repetition 4 is outside the manifest's 1 to 3",
+        ),
+        (
+            (tmp_path / "z", "A!", "contact-form", 1),
+            "arm 'A!' is not a valid name: 1-40 of a-z 0-9 _ -, starting with a letter or digit",
+        ),
+    ]
+    for args, message in refusals:
+        with pytest.raises(ManualError) as caught:
+            prepare(load_manifest(), *args)
+        assert str(caught.value) == message
+        assert not (tmp_path / "x").exists() and not (tmp_path / "z").exists()
 
 
 def test_counts_keep_nulls_and_count_each_member_of_a_batch(tmp_path: Path) -> None:
@@ -91,11 +109,13 @@ def test_counts_keep_nulls_and_count_each_member_of_a_batch(tmp_path: Path) -> N
         with pytest.raises(ManualError) as caught:
             event(folder, text)
         assert str(caught.value).startswith(message), str(caught.value)
-    with pytest.raises(ManualError, match="has begun already; a case's clock starts once"):
+    with pytest.raises(ManualError) as caught:
         begin(folder)
+    assert str(caught.value) == f"{folder} has begun already; a case's clock starts once"
     finish(folder, '{"stop": "completed"}')
-    with pytest.raises(ManualError, match="is finished; nothing more is recorded in it"):
+    with pytest.raises(ManualError) as caught:
         event(folder, '{"toolCalls": 1}')
+    assert str(caught.value) == f"{folder} is finished; nothing more is recorded in it"
     with pytest.raises(ManualError, match="stop: Input should be 'completed'"):
         finish(_begun(tmp_path), '{"stop": "done"}')
 
@@ -109,8 +129,17 @@ def _begun(tmp_path: Path) -> Path:
 
 def test_begin_needs_the_site_served_first(tmp_path: Path) -> None:
     folder = _prepared(tmp_path)
-    with pytest.raises(ManualError, match="is not being served: start `proctor manual serve"):
+    with pytest.raises(ManualError) as caught:
         begin(folder)
+    assert str(caught.value) == (
+        f"{folder} is not being served: start `proctor manual serve {folder}` first, "
+        "so the site is reset before the clock starts"
+    )
+    with pytest.raises(ManualError) as caught:
+        event(folder, '{"toolCalls": 1}')
+    assert str(caught.value) == (
+        f"{folder} has not begun: run `proctor manual begin {folder}` first"
+    )
 
 
 async def test_a_good_case_passes_from_the_site_state_alone(tmp_path: Path) -> None:
@@ -130,9 +159,13 @@ async def test_a_good_case_passes_from_the_site_state_alone(tmp_path: Path) -> N
     assert result.counts == {"tool_calls": 9, "model_calls": 4, "primitive_inputs": 8}
     assert result.cost_usd is None and result.startup_seconds == 2.5
     assert json.loads((folder / "grade.json").read_text())["verdict"] == "passed"
-    with pytest.raises(ManualError, match="has begun: serve refuses to restart"):
+    with pytest.raises(ManualError) as caught:
         async with serving(folder):
             pass
+    assert str(caught.value) == (
+        f"{folder} has begun: serve refuses to restart, since a new server would reset "
+        "the site's state mid-case; grade it, or prepare a new case"
+    )
 
 
 async def test_wrong_or_corrupted_outputs_fail(tmp_path: Path) -> None:
