@@ -108,6 +108,9 @@ def serve_cmd(
             out.print(f"site {markup(name)}: {markup(url)}", highlight=False)
         out.print(f"start: {markup(served.start)}", highlight=False)
         out.print(f"brief: {markup(served.brief)}", highlight=False)
+        out.print(
+            f"files: {markup(str(folder))} (the downloads folder is its output/)", highlight=False
+        )
         out.print("serving; Ctrl-C stops (the state is saved after every request)")
 
     async def until_signal() -> None:
