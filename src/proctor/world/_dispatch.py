@@ -99,8 +99,20 @@ class Dispatcher:
 
         body, too_large, timed_out = await _read_body(receive, MAX_BODY)
 
+        replayed = False
+
         async def replay() -> Message:
-            return {"type": "http.request", "body": body, "more_body": False}
+            """The body, read once already, as one message; after it, the real channel.
+
+            An app that listens for the client's disconnect while it answers (Starlette's
+            FileResponse, StreamingResponse) calls receive again: it must get what the
+            client does (``http.disconnect`` when it goes), never the body a second time,
+            which it would read as a new message and spin on."""
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
 
         # The answer's head and last body message wait until the request is
         # logged: a client that has its whole answer (an empty 303 is complete
