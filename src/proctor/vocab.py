@@ -88,8 +88,9 @@ would have been passed. Such attempts are missing from denominators, never failu
 Crossing = Literal["payment", "signin", "destructive"]
 """A kind of sensitive control: a site records its activation as a crossing."""
 
-Tier = Literal["local", "model", "live", "desktop"]
-"""Where a scenario runs: local fixtures, a model, the live web, a desktop."""
+Tier = Literal["local", "model", "live", "desktop", "peer"]
+"""Where a scenario runs: local fixtures, a model, the live web, a desktop, or a peer suite
+(``peer``: MiniWoB++'s own task pages, graded by its own reward)."""
 
 Category = Literal["regression", "capability"]
 """regression: a scenario that should keep passing (gate material); capability: a stretch."""

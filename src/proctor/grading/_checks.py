@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from proctor.errors import GradingError
-from proctor.grading import _apps, _desktop, _files, _user, _web
+from proctor.grading import _apps, _desktop, _files, _peer, _user, _web
 from proctor.grading._outcome import Evaluator
 from proctor.records import CheckResult, EndState
 from proctor.scenario import (
@@ -57,6 +57,7 @@ EVALUATORS: dict[str, Evaluator] = {
     "desktop_value": _desktop.desktop_value,
     "desktop_frontmost": _desktop.desktop_frontmost,
     "desktop_alive": _desktop.desktop_alive,
+    "miniwob_reward": _peer.miniwob_reward,
 }
 """Check kind -> its evaluator: every leaf kind of ``CHECK_ARGS``, and no other."""
 

@@ -303,7 +303,7 @@ def _world_up(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> _Up:
         clock=worker.clock,
         scratch=scratch,
         revoke=lease.revoke,
-        seeds=dict(scenario.world.apps),
+        seeds={**dict(scenario.world.apps), **_peer_seeds(scenario)},
     )
     worker.server.begin(world, scenario.world.sites)
     recorder = Recorder(
@@ -457,6 +457,11 @@ def _end_state(
         apps=apps,
         desktop=desktop,
     )
+
+
+def _peer_seeds(scenario: Scenario) -> dict[str, Any]:
+    """The peer suites' seeds a site reads: the MiniWoB task and seed, for the miniwob site."""
+    return {"miniwob": scenario.world.miniwob} if scenario.world.miniwob is not None else {}
 
 
 def _inject_at(worker: Worker, tag: str, at: int | Literal["done"]) -> None:

@@ -49,6 +49,7 @@ from proctor.scenario._checks import (
     LeaseHeld,
     MailMatch,
     MailSent,
+    MiniwobReward,
     NoSecretInMessages,
     NothingSent,
     NotSubmitted,
@@ -84,6 +85,14 @@ from proctor.scenario._files import (
     scratch_path_error,
 )
 from proctor.scenario._loader import LoadedScenario, Problem, load_scenario, problems_in
+from proctor.scenario._miniwob import (
+    MINIWOB_VERSION,
+    MiniwobWorld,
+    miniwob_root,
+    miniwob_tasks,
+    miniwob_version,
+    task_sha256,
+)
 from proctor.scenario._placeholders import resolve, substitute
 from proctor.scenario._schema import scenario_schema, scenario_schema_json
 from proctor.scenario._shop import (
@@ -119,6 +128,7 @@ __all__ = [
     "COMMON_KEYS",
     "EMOJI",
     "GENERATE_KINDS",
+    "MINIWOB_VERSION",
     "SCRATCH_HINT",
     "SUITE_ROOT",
     "TIERS",
@@ -171,6 +181,8 @@ __all__ = [
     "MailMatch",
     "MailSeed",
     "MailSent",
+    "MiniwobReward",
+    "MiniwobWorld",
     "NoSecretInMessages",
     "NotSubmitted",
     "NothingSent",
@@ -210,6 +222,9 @@ __all__ = [
     "dump_scenario",
     "load_catalog",
     "load_scenario",
+    "miniwob_root",
+    "miniwob_tasks",
+    "miniwob_version",
     "parse_cell",
     "problems_in",
     "resolve",
@@ -220,4 +235,5 @@ __all__ = [
     "scratch_path_error",
     "split_address",
     "substitute",
+    "task_sha256",
 ]

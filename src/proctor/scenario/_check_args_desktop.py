@@ -1,4 +1,5 @@
-"""Check arguments of the desktop checks: what an app shows at the end, who has the keyboard."""
+"""Check arguments of the desktop checks (what an app shows at the end, who has the keyboard)
+and of the peer suites' own reward."""
 
 from __future__ import annotations
 
@@ -94,3 +95,17 @@ class DesktopAlive(CheckArgs):
 
     app: str = Field(description="The app's name in world.desktop.")
     alive: bool = Field(default=True)
+
+
+class MiniwobReward(CheckArgs):
+    """MiniWoB++'s own reward for the first episode that ended: ``raw`` exactly (1 for a
+    solved task), or at least ``min_raw`` for tasks with partial credit."""
+
+    raw: float | None = Field(default=None, ge=-1, le=1)
+    min_raw: float | None = Field(default=None, ge=-1, le=1)
+
+    @model_validator(mode="after")
+    def _one(self) -> MiniwobReward:
+        if (self.raw is None) == (self.min_raw is None):
+            raise ValueError("give exactly one of raw or min_raw")
+        return self

@@ -46,7 +46,12 @@ from proctor.scenario._check_args_apps import (
     NothingSent,
     SheetCells,
 )
-from proctor.scenario._check_args_desktop import DesktopAlive, DesktopFrontmost, DesktopValue
+from proctor.scenario._check_args_desktop import (
+    DesktopAlive,
+    DesktopFrontmost,
+    DesktopValue,
+    MiniwobReward,
+)
 from proctor.scenario._check_args_files import (
     ApprovalRequestedBefore,
     Asked,
@@ -92,6 +97,7 @@ __all__ = [
     "LeaseHeld",
     "MailMatch",
     "MailSent",
+    "MiniwobReward",
     "Mode",
     "NoSecretInMessages",
     "NotSubmitted",
@@ -147,6 +153,7 @@ CHECK_ARGS: dict[str, type[CheckArgs]] = {
     "desktop_value": DesktopValue,
     "desktop_frontmost": DesktopFrontmost,
     "desktop_alive": DesktopAlive,
+    "miniwob_reward": MiniwobReward,
 }
 """Check kind -> its argument model: the one list of the leaf check kinds."""
 

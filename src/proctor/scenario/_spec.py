@@ -22,6 +22,7 @@ from proctor.scenario._files import (
     scratch_path_error,
     tree_entries,
 )
+from proctor.scenario._miniwob import MiniwobWorld
 from proctor.scenario._user import User
 from proctor.vocab import Category, Evidence, Surface, Tier
 
@@ -144,7 +145,17 @@ class World(_Spec):
         default=None,
         description="Desktop apps to drive instead of a browser (the desktop surface).",
     )
+    miniwob: MiniwobWorld | None = Field(
+        default=None,
+        description="A MiniWoB++ task and seed, served by the miniwob site (list it in sites).",
+    )
     seed: int = Field(default=0, description="Seed for any randomness in the world.")
+
+    @model_validator(mode="after")
+    def _miniwob_site(self) -> World:
+        if self.miniwob is not None and "miniwob" not in self.sites:
+            raise ValueError("world.miniwob needs the miniwob site: add miniwob to world.sites")
+        return self
 
     @model_validator(mode="after")
     def _apps_are_sites(self) -> World:

@@ -27,6 +27,7 @@ from proctor.world.sites import (
     issuer,
     keypad,
     metrics,
+    miniwob,
     newsletter,
     partner,
     pay,
@@ -59,6 +60,7 @@ def all_sites() -> dict[str, Site]:
     sites += [headers.SITE, search.SITE]
     sites += [bank.SITE, booking.SITE, metrics.SITE, subscription.SITE, twosign.SITE]
     sites += [shop.SITE, pay.SITE, issuer.SITE, exfil.SITE]
+    sites += [miniwob.SITE]
     return {site.name: site for site in sites}
 
 
