@@ -41,7 +41,13 @@ from proctor.runner import (
     run_info,
     write_run_info,
 )
-from proctor.scenario import LoadedScenario, load_catalog
+from proctor.scenario import (
+    MINIWOB_VERSION,
+    LoadedScenario,
+    load_catalog,
+    miniwob_version,
+    task_sha256,
+)
 from proctor.world import all_sites
 
 SCORED_TIERS = ("local", "model", "desktop")
@@ -63,6 +69,21 @@ def exit_code(records: Sequence[AttemptRecord], failed: bool) -> int:
     if records and not scored and any(r.result == "error" for r in records):
         return EXIT_UNSCORED
     return 0
+
+
+def peer_facts(scenarios: Sequence[LoadedScenario]) -> dict[str, Any]:
+    """What a run of peer-suite scenarios ran against: the package version and the SHA-256
+    of each task file (kept in run.json's config)."""
+    tasks = sorted({s.scenario.world.miniwob.task for s in scenarios if s.scenario.world.miniwob})
+    if not tasks:
+        return {}
+    return {
+        "miniwob": {
+            "version": miniwob_version(),
+            "pinned": MINIWOB_VERSION,
+            "tasks": {task: task_sha256(task) for task in tasks},
+        }
+    }
 
 
 def select_scenarios(
@@ -284,6 +305,9 @@ class Run:
             workers=workers,
             budget_usd=budget_usd,
         )
+        peers = peer_facts(scenarios)
+        if peers:
+            run_config["peers"] = peers
         folder = RunFolder.create(results, label, run_config, resume=resume)
         return cls(
             folder,

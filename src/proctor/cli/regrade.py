@@ -21,6 +21,7 @@ from proctor.report import (
     load_targets,
     print_diagnose,
     print_metrics,
+    print_peers,
     print_table,
     regrade_run,
     summarize,
@@ -97,6 +98,7 @@ def regrade(
         )
     print_table(summary, console)
     print_metrics(summary, console)
+    print_peers(summary, console)
     print_paths(paths, console)
     print_diagnose(summary.causes, str(run_dir), console)
     if changed:

@@ -17,6 +17,7 @@ from proctor.report import (
     load_run,
     load_targets,
     print_metrics,
+    print_peers,
     summarize,
     write_reports,
 )
@@ -48,6 +49,7 @@ def report(
     paths = write_reports(run.run_dir, summary, run.records)
     console = safe_console()
     print_metrics(summary, console)
+    print_peers(summary, console)
     print_paths(paths, console)
     if open_:
         webbrowser.open(paths.html.resolve().as_uri())

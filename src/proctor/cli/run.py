@@ -39,7 +39,13 @@ from proctor.cli._scale import (
 from proctor.cli.report import TargetsOpt, print_paths
 from proctor.errors import RunError
 from proctor.records import AttemptRecord, check_label
-from proctor.report import load_targets, print_diagnose, print_metrics, print_table
+from proctor.report import (
+    load_targets,
+    print_diagnose,
+    print_metrics,
+    print_peers,
+    print_table,
+)
 from proctor.runner import PlanItem, RunOptions, parse_arm
 
 __all__ = ["exit_code", "run"]
@@ -143,6 +149,7 @@ def run(
     summary = outcome.reports.summary
     print_table(summary, console)
     print_metrics(summary, console)
+    print_peers(summary, console)
     print_model_facts(outcome.records, arms, console)
     print_diagnose(summary.causes, str(outcome.folder.path), console)
     print_paths(outcome.reports.paths, console)

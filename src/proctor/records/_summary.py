@@ -157,6 +157,25 @@ class CauseGroup(_Record):
     attempts: list[CauseAttempt] = Field(default_factory=list)
 
 
+class PeerRow(_Record):
+    """One arm on a peer suite, graded by the suite's own reward (the first episode's end).
+
+    ``success`` is MiniWoB++'s own rule (raw reward 1); ``browsergym`` is BrowserGym's
+    (raw reward above 0), which counts partial credit as success: the two disagree on it.
+    """
+
+    suite: str = Field(description="e.g. miniwob.")
+    arm: str
+    episodes: int = Field(description="Scored attempts of the suite's scenarios.")
+    ended: int = Field(description="Attempts in which an episode ended at all.")
+    success: float | None = Field(description="Share with raw reward 1 on the first end.")
+    success_low: float | None = None
+    success_high: float | None = None
+    mean_raw: float | None = Field(description="Mean raw reward; no end counts as 0.")
+    mean_reward: float | None = Field(description="Mean time-scaled reward; no end counts as 0.")
+    browsergym: float | None = Field(description="Share with raw reward above 0.")
+
+
 class RunSummary(_Record):
     """summary.json: what a run found."""
 
@@ -170,6 +189,9 @@ class RunSummary(_Record):
     skipped: int
     errors: int
     metrics: list[MetricRow] = Field(default_factory=list, description="Per arm x model x mode.")
+    peers: list[PeerRow] = Field(
+        default_factory=list, description="Per peer suite x arm, by the suite's own reward."
+    )
     determinism: list[Determinism] = Field(default_factory=list)
     causes: list[CauseGroup] = Field(default_factory=list)
     targets: str | None = Field(default=None, description="The targets file the bars came from.")

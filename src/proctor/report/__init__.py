@@ -85,7 +85,7 @@ from proctor.report._tail import (
     run_state,
 )
 from proctor.report._targets import DEFAULT_TARGETS, BarSpec, Targets, load_targets, mark
-from proctor.report._terminal import print_diagnose, print_metrics, print_table
+from proctor.report._terminal import print_diagnose, print_metrics, print_peers, print_table
 
 __all__ = [
     "DEFAULT_TARGETS",
@@ -143,6 +143,7 @@ __all__ = [
     "pass_k",
     "print_diagnose",
     "print_metrics",
+    "print_peers",
     "print_table",
     "regrade_record",
     "regrade_run",

@@ -22,6 +22,7 @@ from proctor.report._determinism import determinism
 from proctor.report._html import render_html
 from proctor.report._markdown import counts_line, render_markdown
 from proctor.report._metrics import flip_rate, metric_rows, scored
+from proctor.report._peers import peer_rows
 from proctor.report._targets import Targets, load_targets, mark
 
 __all__ = [
@@ -94,6 +95,7 @@ def summarize(
         skipped=sum(r.result == "skipped" for r in rows),
         errors=sum(r.result == "error" for r in rows),
         metrics=[mark(row, targets) for row in metric_rows(records)],
+        peers=peer_rows(records),
         determinism=determinism(records),
         causes=failure_causes(records),
         targets=str(targets.source),

@@ -62,6 +62,30 @@ def print_metrics(summary: RunSummary, console: Console) -> None:
     console.print(table)
 
 
+def print_peers(summary: RunSummary, console: Console) -> None:
+    """Per arm on a peer suite: its own success rule and BrowserGym's, side by side."""
+    if not summary.peers:
+        return
+    table = Table(title="peer suites (graded by their own reward)", title_justify="left")
+    for title in ("suite", "arm", "n", "ended", "success (raw = 1)", "95% CI", "mean raw",
+                  "mean time-scaled", "BrowserGym (raw > 0)"):  # fmt: skip
+        table.add_column(title, justify="left" if title in ("suite", "arm") else "right")
+    for p in summary.peers:
+        ci = (
+            f"{p.success_low:.0%}–{p.success_high:.0%}"
+            if p.success_low is not None and p.success_high is not None
+            else f.NA
+        )
+        table.add_row(
+            p.suite, markup(p.arm), str(p.episodes), str(p.ended),
+            f"{p.success:.0%}" if p.success is not None else f.NA, ci,
+            f"{p.mean_raw:.2f}" if p.mean_raw is not None else f.NA,
+            f"{p.mean_reward:.2f}" if p.mean_reward is not None else f.NA,
+            f"{p.browsergym:.0%}" if p.browsergym is not None else f.NA,
+        )  # fmt: skip
+    console.print(table)
+
+
 def print_diagnose(causes: Sequence[CauseGroup], run_dir: str, console: Console) -> None:
     """Failure causes with counts and attempt paths (what `proctor diagnose` prints)."""
     for line in diagnose_lines(causes, run_dir):

@@ -204,6 +204,8 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
                 computer = await _desktop_up(worker, item, up)
             else:
                 computer = await _computer_up(worker, item, up)
+                if up.scenario.world.miniwob is not None:
+                    await _check_utterance(up)
         if worker.options.screenshots:
             with phases.phase("before_png"):
                 before = await computer.screenshot_bytes()
@@ -457,6 +459,37 @@ def _end_state(
         apps=apps,
         desktop=desktop,
     )
+
+
+UTTERANCE_TIMEOUT = 10.0
+"""Seconds a MiniWoB page gets to start its episode and report its utterance."""
+
+
+async def _check_utterance(up: _Up) -> None:
+    """The page's own utterance for the seed must be the brief the scenario pins.
+
+    Raises:
+        SetupFault: it is another (the package or the seeding changed), or never came.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + UTTERANCE_TIMEOUT
+    while True:
+        started = up.world.state("miniwob").get("started")
+        if started is not None:
+            break
+        if loop.time() > deadline:
+            raise SetupFault(
+                f"the MiniWoB page did not start its episode within {UTTERANCE_TIMEOUT:g}s"
+            )
+        await asyncio.sleep(0.02)
+    said = " ".join(str(started.get("utterance", "")).split())
+    pinned = " ".join(up.scenario.brief.split())
+    if said != pinned:
+        raise SetupFault(
+            f"the MiniWoB page's utterance {said!r} is not the brief the scenario pins "
+            f"({pinned!r}): the installed miniwob differs from the one the scenario was "
+            "written against"
+        )
 
 
 def _peer_seeds(scenario: Scenario) -> dict[str, Any]:

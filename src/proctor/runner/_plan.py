@@ -15,7 +15,7 @@ from proctor.computer.actions import Action
 from proctor.computer.desktop import missing_stack
 from proctor.errors import RunError
 from proctor.records import LABEL_RULE, is_label
-from proctor.scenario import LoadedScenario, Scenario
+from proctor.scenario import MINIWOB_VERSION, LoadedScenario, Scenario, miniwob_root
 
 AgentFactory = Callable[[Scenario], Agent]
 """Builds an agent for one attempt from the scenario with its placeholders resolved."""
@@ -138,7 +138,13 @@ def _desktop_missing() -> tuple[str, ...]:
 
 def scenario_skip(scenario: Scenario) -> str | None:
     """Why ``scenario`` cannot run on this machine (a desktop one without the desktop stack
-    or without one of its apps), or None. Its attempts are recorded as skipped."""
+    or without one of its apps, a MiniWoB one without the miniwob package), or None. Its
+    attempts are recorded as skipped."""
+    if scenario.world.miniwob is not None and miniwob_root() is None:
+        return (
+            f"the miniwob package is not installed (pip install 'proctor[miniwob]', which "
+            f"pins miniwob=={MINIWOB_VERSION}; make test installs it)"
+        )
     desktop = scenario.world.desktop
     if desktop is None:
         return None
