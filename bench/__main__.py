@@ -1,6 +1,7 @@
-"""python -m bench [--n N] [--warmup W] [--no-desktop] [--no-scale]: harness overhead per
-attempt vs the Playwright floor, the desktop reset vs the same floor, then the scale-out
-figures (throughput and memory as workers are added)."""
+"""python -m bench [--n N] [--warmup W] [--no-desktop] [--no-peer] [--no-scale]: harness
+overhead per attempt vs the Playwright floor, the desktop reset vs the same floor, proctor
+beside MiniWoB++'s own env, then the scale-out figures (throughput and memory as workers
+are added)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from pathlib import Path
 from bench import _world
 from bench._desktop import measure_desktop, missing, render_desktop
 from bench._measure import floor_sample, measure
+from bench._peer import measure_peer, render_peer
+from bench._peer import missing as peer_missing
 from bench._report import render
 from bench._scale import measure_scale, render_scale
 from proctor.runner import RunOptions, Worker
@@ -30,6 +33,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         help="also time the desktop reset against the same floor (default on)",
     )
     parser.add_argument(
+        "--peer",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also time proctor beside MiniWoB++'s own env (default on)",
+    )
+    parser.add_argument(
         "--scale",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -41,7 +50,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-async def _run(n: int, warmup: int, desktop: bool) -> str:
+async def _run(n: int, warmup: int, desktop: bool, peer: bool = False) -> str:
     with tempfile.TemporaryDirectory(prefix="proctor-bench-") as tmp:
         folder = Path(tmp)
         loaded = _world.write_scenario(folder)
@@ -57,6 +66,12 @@ async def _run(n: int, warmup: int, desktop: bool) -> str:
                 else:
                     found = await measure_desktop(n, warmup, lambda: floor_sample(worker))
                     report += "\n\n" + render_desktop(found)
+            if peer:
+                lacking = peer_missing()
+                if lacking:
+                    report += f"\n\npeer: not measured, missing {', '.join(lacking)}"
+                else:
+                    report += "\n\n" + render_peer(await measure_peer(worker, n, warmup))
     return report
 
 
@@ -67,7 +82,7 @@ def _log(line: str) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Run the bench and print its report; exit 1 when the Ray leg could not run."""
     args = _args(argv)
-    print(asyncio.run(_run(args.n, args.warmup, args.desktop)), flush=True)
+    print(asyncio.run(_run(args.n, args.warmup, args.desktop, args.peer)), flush=True)
     if not args.scale:
         return
     result = asyncio.run(measure_scale(_log))

@@ -63,3 +63,10 @@ def test_bench_prints_floor_overhead_and_ratio() -> None:
         desk_floor = float(re.findall(rf"^floor:\s+{NUMBER} s", report, re.MULTILINE)[1])
         assert ratio == pytest.approx(reset / desk_floor, abs=0.01 + 1e-4 * reset / desk_floor**2)
         assert re.search(r"^  launch\s+\d+\.\d+ s", report, re.MULTILINE)
+    # proctor beside MiniWoB++'s own env (bootstrap installs the package and chromedriver).
+    if "peer: not measured" not in report or os.environ.get("CI"):
+        for kind in ("reset", "step"):
+            ours = _figure(report, f"proctor {kind}")
+            theirs = _figure(report, f"env.{kind}()")
+            ratio = _figure(report, f"ratio (peer {kind})", unit="")
+            assert ratio == pytest.approx(ours / theirs, abs=0.01 + 1e-4 * ours / theirs**2)
