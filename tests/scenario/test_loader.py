@@ -132,7 +132,7 @@ def test_literal_value_suggests_the_closest(tmp_path: Path) -> None:
             str(path),
             "tier",
             "'locl' is not allowed",
-            "did you mean 'local'? expected 'local', 'model', 'live' or 'desktop'",
+            "did you mean 'local'? expected 'local', 'model', 'live', 'desktop' or 'peer'",
         )
     ]
 

@@ -348,6 +348,31 @@ class ShopSnapshot(Snapshot):
     charges: list[ShopCharge]
 
 
+# miniwob
+
+
+class MiniwobEnd(Part):
+    """One episode's end, as MiniWoB++'s own page reported it."""
+
+    raw: float | None = Field(description="The raw reward: 1 solved, -1 wrong, or partial.")
+    reward: float | None = Field(description="The reward scaled by the time taken.")
+    reason: str | None
+    ms: float | None = Field(description="Milliseconds from the episode's start.")
+    first: bool = Field(description="The first end of the attempt: the one that counts.")
+
+
+class MiniwobSnapshot(Snapshot):
+    """``proctor.world.sites.miniwob``: the task, seed and utterance, and every episode's end."""
+
+    site: ClassVar[str] = "miniwob"
+    task: str
+    seed: int
+    mode: str
+    utterance: str | None
+    first_end: MiniwobEnd | None
+    ends: list[MiniwobEnd]
+
+
 SNAPSHOTS: dict[str, type[Snapshot]] = {
     model.site: model
     for model in (
@@ -361,6 +386,7 @@ SNAPSHOTS: dict[str, type[Snapshot]] = {
         SubscriptionSnapshot,
         TwosignSnapshot,
         ShopSnapshot,
+        MiniwobSnapshot,
     )
 }
 """Site name -> the model of its snapshot in ``EndState.apps``."""
