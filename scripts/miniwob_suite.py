@@ -72,8 +72,9 @@ async def click_link(page: Page, u: str) -> tuple[Steps, Steps, str]:
     links = await selectors(page, "#area span.alink, #area a")
     right = [s for s, t in links if t == want]
     wrong = [s for s, t in links if t != want]
+    miss = wrong[0] if wrong else "#query"
     return [{"op": "click", "selector": right[0]}], [
-        {"op": "click", "selector": wrong[0] if wrong else "#query"}], "clicks another link"  # fmt: skip
+        {"op": "click", "selector": miss}], "clicks another link"  # fmt: skip
 
 
 async def enter_text(page: Page, u: str) -> tuple[Steps, Steps, str]:
@@ -123,7 +124,7 @@ async def click_checkboxes(page: Page, u: str) -> tuple[Steps, Steps, str]:
     names = [n.strip() for n in re.split(r",\s*|\s+and\s+", match.group(1)) if n.strip()]
     names = [n for n in names if n.lower() != "nothing"]
     boxes = await page.eval_on_selector_all(
-        "#boxes input[type=checkbox]",
+        "#area input[type=checkbox]",
         "els => els.map(e => [e.id, e.parentNode.textContent.trim()])",
     )
     ids = {text: box for box, text in boxes}
@@ -188,6 +189,284 @@ async def click_tab(page: Page, u: str) -> tuple[Steps, Steps, str]:
         {"op": "click", "selector": other}], "opens another tab"  # fmt: skip
 
 
+def submit_step() -> dict[str, Any]:
+    return {"op": "click", "selector": "#subbtn"}
+
+
+async def click_test(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    return [submit_step()], [{"op": "click", "selector": "#query"}], (
+        "clicks the instructions, not the button")  # fmt: skip
+
+
+async def click_test_2(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    match = re.search(r"button (ONE|TWO)", u)
+    want = "#subbtn2" if match and match.group(1) == "TWO" else "#subbtn"
+    other = "#subbtn" if want == "#subbtn2" else "#subbtn2"
+    return [{"op": "click", "selector": want}], [{"op": "click", "selector": other}], (
+        "clicks the other button")  # fmt: skip
+
+
+async def click_checkboxes_soft(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    match = re.match(r"Select words similar to (.*) and click Submit\.", u)
+    assert match, u
+    words = [w.strip() for w in match.group(1).split(",") if w.strip()]
+    groups: list[list[str]] = await page.evaluate("SYNONYMS")
+    boxes = await page.eval_on_selector_all(
+        "#boxes input[type=checkbox]",
+        "els => els.map(e => [e.id, e.parentNode.textContent.trim()])",
+    )
+    wanted = [g for g in groups if any(w in g for w in words)]
+    ticks = [b for b, t in boxes if any(t in g for g in wanted)]
+    steps: Steps = [{"op": "check", "selector": f"#{b}"} for b in ticks]
+    if len(ticks) > 1:
+        return [*steps, submit_step()], [*steps[:-1], submit_step()], "ticks one box too few"
+    spare = next(b for b, _t in boxes if b not in ticks)
+    return [*steps, submit_step()], [*steps, {"op": "check", "selector": f"#{spare}"},
+        submit_step()], "ticks one box too many"  # fmt: skip
+
+
+async def click_collapsible(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    return [{"op": "click", "selector": "#area h3"}, {"op": "wait", "ms": 800}, submit_step()], [
+        submit_step()], "submits without expanding the section"  # fmt: skip
+
+
+async def click_widget(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    (want,) = quoted(u)
+    widgets = await page.eval_on_selector_all(
+        "#area .widget",
+        "els => els.map(e => e.querySelector('input, textarea, button').dataset.type)",
+    )
+    right = next(i for i, t in enumerate(widgets, 1) if t == want)
+    wrong = next((i for i, t in enumerate(widgets, 1) if t != want), None)
+    miss = f"#area > div:nth-child({wrong})" if wrong else "#query"
+    return [{"op": "click", "selector": f"#area > div:nth-child({right})"}], [
+        {"op": "click", "selector": miss}], "clicks another kind of widget"  # fmt: skip
+
+
+def answer(value: str, wrong: str, field: str = "#math-answer") -> tuple[Steps, Steps]:
+    return (
+        [{"op": "fill", "selector": field, "value": value}, submit_step()],
+        [{"op": "fill", "selector": field, "value": wrong}, submit_step()],
+    )
+
+
+async def simple_arithmetic(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    problem = await page.inner_text("#math-problem")
+    match = re.match(r"(\d+) ([-+x]) (\d+)", problem.strip())
+    assert match, problem
+    a, op, b = int(match.group(1)), match.group(2), int(match.group(3))
+    result = a + b if op == "+" else a - b if op == "-" else a * b
+    return *answer(str(result), str(result + 1)), "enters an answer off by one"
+
+
+async def simple_algebra(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    problem = (await page.inner_text("#math-problem")).strip()
+    if match := re.match(r"x ([-+]) (\d+) = (\d+)", problem):
+        op, d, total = match.group(1), int(match.group(2)), int(match.group(3))
+        x = total - d if op == "+" else total + d
+    else:
+        match = re.match(r"(\d+) ([-+]) x = (\d+)", problem)
+        assert match, problem
+        d, op, total = int(match.group(1)), match.group(2), int(match.group(3))
+        x = total - d if op == "+" else d - total
+    return *answer(str(x), str(x + 1)), "enters an answer off by one"
+
+
+async def odd_or_even(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    numbers = [int(t) for t in await page.eval_on_selector_all(
+        "#numbers .display-number", "els => els.map(e => e.textContent)")]  # fmt: skip
+
+    def mark(i: int, odd: bool) -> dict[str, Any]:
+        kind = "odd" if odd else "even"
+        return {"op": "click", "selector": f"#numbers > div:nth-child({i}) .{kind}"}
+
+    right = [mark(i, n % 2 != 0) for i, n in enumerate(numbers, 1)]
+    flip = mark(len(numbers), numbers[-1] % 2 == 0)
+    submit: dict[str, Any] = {"op": "click", "selector": "#submit"}
+    return [*right, submit], [*right[:-1], flip, submit], "marks the last number wrongly"
+
+
+async def text_transform(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    text = await page.eval_on_selector("#captcha", "e => e.textContent")
+    return *answer(text, text[:-1], "#tt"), "leaves off the last letter"
+
+
+async def choose_list(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    match = re.match(r"Select (.*) from the list and click Submit\.", u)
+    assert match, u
+    want = match.group(1)
+    labels = await page.eval_on_selector_all("#options option", "els => els.map(e => e.text)")
+    other = next(t for t in labels if t != want)
+    submit = {"op": "click", "selector": "#area button"}
+    return [{"op": "select", "selector": "#options", "label": want}, submit], [
+        {"op": "select", "selector": "#options", "label": other}, submit], (
+        "picks another item")  # fmt: skip
+
+
+async def tab_link(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    (want,) = quoted(u)
+    links = await page.eval_on_selector_all(
+        "#area .alink", "els => els.map(e => [e.closest('div').id, e.textContent])")
+    spans = await selectors(page, "#area .alink")
+    right = next(i for i, (_p, t) in enumerate(links) if t == want)
+    wrong = next((i for i, (_p, t) in enumerate(links) if t != want), None)
+
+    def visit(i: int) -> Steps:
+        tab = {"op": "click", "selector": f'#area li a[href="#{links[i][0]}"]'}
+        return [tab, {"op": "click", "selector": spans[i][0]}]
+
+    miss = visit(wrong) if wrong is not None else [{"op": "click", "selector": "#query"}]
+    return visit(right), miss, "clicks a link with other text"
+
+
+async def section_link(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    (want,) = quoted(u)
+    links = await page.eval_on_selector_all(
+        "#area .alink", f"els => els.map(e => [({UNIQUE_JS})(e.parentNode.previousElementSibling),"
+        f" ({UNIQUE_JS})(e), e.textContent])")  # fmt: skip
+    wait: dict[str, Any] = {"op": "wait", "ms": 800}
+    right = next(link for link in links if link[2] == want)
+    wrong = next((link for link in links if link[2] != want), None)
+
+    def visit(link: list[str]) -> Steps:
+        return [{"op": "click", "selector": link[0]}, wait, {"op": "click", "selector": link[1]}]
+
+    miss = visit(wrong) if wrong else [{"op": "click", "selector": "#query"}]
+    return visit(right), miss, "clicks a link with other text"
+
+
+async def enter_time(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    match = re.search(r"Enter (\d+):(\d\d)\s*([AP]M)?", u)
+    assert match, u
+    hour, minute, half = int(match.group(1)), match.group(2), match.group(3)
+    if half:
+        hour = hour % 12 + (12 if half == "PM" else 0)
+    other = (hour + 1) % 24
+    return *answer(f"{hour:02d}:{minute}", f"{other:02d}:{minute}", "#tt"), (
+        "enters the time an hour late")  # fmt: skip
+
+
+async def enter_date(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    match = re.search(r"(\d\d)/(\d\d)/(\d{4})", u)
+    assert match, u
+    month, day, year = match.groups()
+    return *answer(f"{year}-{month}-{day}", f"{int(year) + 1}-{month}-{day}", "#tt"), (
+        "enters the date a year late")  # fmt: skip
+
+
+async def login_user_popup(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    user, password = quoted(u)
+    steps: dict[str, Steps] = {}
+    for field in ("username", "password"):
+        await page.click(f"#{field}")
+        if await page.query_selector("#popup"):
+            await page.click("#popup-cancel")
+            steps[field] = [{"op": "click", "selector": f"#{field}"},
+                            {"op": "click", "selector": "#popup-cancel"}]  # fmt: skip
+        else:
+            steps[field] = []
+
+    def fill(name: str, pw: str) -> Steps:
+        return [*steps["username"], {"op": "fill", "selector": "#username", "value": name},
+                *steps["password"], {"op": "fill", "selector": "#password", "value": pw},
+                submit_step()]  # fmt: skip
+
+    return fill(user, password), fill(password, user), "swaps the username and the password"
+
+
+async def find_word(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    match = re.search(r"the (\d+)(?:st|nd|rd|th) word", u)
+    assert match, u
+    words = (await page.eval_on_selector("#area p", "e => e.textContent")).split()
+    index = int(match.group(1)) - 1
+    word = re.sub(r"[^a-zA-Z]", "", words[index])
+    other = re.sub(r"[^a-zA-Z]", "", words[index - 1 if index else 1])
+    if other == word:
+        other = word + "x"
+    return *answer(word, other, "#answer-input"), "enters a neighbouring word"
+
+
+async def read_table(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    match = re.search(r"value of (.*) into", u)
+    assert match, u
+    rows = await page.eval_on_selector_all(
+        "#tab tr", "els => els.map(e => [e.cells[0].textContent, e.cells[1].textContent])")
+    value = next(v for k, v in rows if k == match.group(1))
+    other = next(v for _k, v in rows if v != value)
+    return *answer(value, other, "#tt"), "enters another row's value"
+
+
+async def movie_search(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    match = re.search(r"Search for (.*) movies directed by (.*) from year (\d+)\.", u)
+    assert match, u
+    genre, name, year = match.groups()
+    fields = await page.eval_on_selector_all(
+        "#area input[type=text]", f"""els => els.map(e => {{
+          let p = e.parentNode; while (!p.textContent.trim()) p = p.parentNode;
+          return [({UNIQUE_JS})(e), p.textContent]; }})""")  # fmt: skip
+    found = await selectors(page, "#area button, #area .final, #area .ui-submit")
+    submit = {"op": "click", "selector": found[0][0]}
+
+    def value(label: str, g: str, n: str) -> str:
+        return g if "Genre" in label else n if "Director" in label else year
+
+    def fill(g: str, n: str) -> Steps:
+        return [*({"op": "fill", "selector": s, "value": value(label, g, n)}
+                  for s, label in fields), submit]  # fmt: skip
+
+    return fill(genre, name), fill(name, genre), "swaps the genre and the director"
+
+
+async def click_color(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    match = re.search(r"Click on the (.*) colored box", u)
+    assert match, u
+    colors = await page.eval_on_selector_all("#area .color", "els => els.map(e => e.dataset.color)")
+    right = next(i for i, c in enumerate(colors, 1) if c == match.group(1))
+    wrong = next(i for i, c in enumerate(colors, 1) if c not in match.group(1))
+    return [{"op": "click", "selector": f"#area > div:nth-child({right})"}], [
+        {"op": "click", "selector": f"#area > div:nth-child({wrong})"}], (
+        "clicks another colour")  # fmt: skip
+
+
+async def guess_number(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    number = 0
+    for number in range(10):
+        await page.fill("#tt", str(number))
+        await page.click("#subbtn")
+        if await page.is_visible("#correct"):
+            break
+    return *answer(str(number), str((number + 1) % 10), "#tt"), "guesses another number once"
+
+
+async def number_checkboxes(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    match = re.search(r'"(\d)"', u)
+    assert match, u
+    pattern: list[list[int]] = await page.evaluate(f"PATTERNS[{match.group(1)}]")
+    ticks: Steps = [
+        {"op": "check", "selector": f"#checkboxes > p:nth-child({i}) > input:nth-child({j})"}
+        for i, row in enumerate(pattern, 1) for j, on in enumerate(row, 1) if on
+    ]
+    return [*ticks, submit_step()], [*ticks[:-1], submit_step()], "leaves one box unticked"
+
+
+async def copy_paste(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    text = await page.eval_on_selector("#to-copy", "e => e.value")
+    return *answer(text, text.strip(), "#answer-input"), "drops the trailing space"
+
+
+async def sign_agreement(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    if "cancel button" in u:
+        return [{"op": "click", "selector": "#cancel"}], [
+            {"op": "click", "selector": "#query"}], "clicks the instructions instead"  # fmt: skip
+    (name, press) = quoted(u)
+    button = "#agree" if press == "Agree" else "#cancel"
+    scroll = {"op": "scroll", "selector": "#text-area", "direction": "down", "amount": 20000}
+    return [scroll, {"op": "fill", "selector": "#name", "value": name},
+            {"op": "click", "selector": button}], [
+        scroll, {"op": "fill", "selector": "#name", "value": name + "x"},
+        {"op": "click", "selector": button}], "signs a misspelt name"  # fmt: skip
+
+
 SOLVERS: dict[str, Solver] = {
     "click-button": click_button,
     "click-link": click_link,
@@ -202,6 +481,38 @@ SOLVERS: dict[str, Solver] = {
     "login-user": login_user,
     "click-button-sequence": click_button_sequence,
     "click-tab": click_tab,
+    "click-test": click_test,
+    "click-test-2": click_test_2,
+    "click-test-transfer": click_test_2,
+    "click-checkboxes-large": click_checkboxes,
+    "click-checkboxes-transfer": click_checkboxes,
+    "click-checkboxes-soft": click_checkboxes_soft,
+    "click-collapsible": click_collapsible,
+    "click-collapsible-nodelay": click_collapsible,
+    "click-collapsible-2": section_link,
+    "click-collapsible-2-nodelay": section_link,
+    "click-widget": click_widget,
+    "enter-text-dynamic": enter_text,
+    "simple-arithmetic": simple_arithmetic,
+    "simple-algebra": simple_algebra,
+    "unicode-test": click_button,
+    "odd-or-even": odd_or_even,
+    "text-transform": text_transform,
+    "sign-agreement": sign_agreement,
+    "choose-list": choose_list,
+    "click-tab-2": tab_link,
+    "click-tab-2-easy": tab_link,
+    "enter-time": enter_time,
+    "enter-date": enter_date,
+    "login-user-popup": login_user_popup,
+    "find-word": find_word,
+    "read-table": read_table,
+    "multi-orderings": movie_search,
+    "multi-layouts": movie_search,
+    "click-color": click_color,
+    "guess-number": guess_number,
+    "number-checkboxes": number_checkboxes,
+    "copy-paste": copy_paste,
 }
 
 
@@ -246,7 +557,10 @@ async def main(out: Path) -> None:
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(
                 executable_path=str(chromium) if chromium else None,
-                args=[*LAUNCH_FLAGS, f"--host-resolver-rules={resolver_rules(server.port, DOMAIN)}"],
+                args=[
+                    *LAUNCH_FLAGS,
+                    f"--host-resolver-rules={resolver_rules(server.port, DOMAIN)}",
+                ],
             )
             for task, solve in SOLVERS.items():
                 for seed in SEEDS:
@@ -254,7 +568,8 @@ async def main(out: Path) -> None:
                     with tempfile.TemporaryDirectory() as tmp:
                         world = AttemptWorld(
                             attempt=tag, seed=0, clock=dt.datetime.now(dt.UTC),
-                            scratch=Path(tmp), seeds={"miniwob": MiniwobWorld(task=task, seed=seed)},
+                            scratch=Path(tmp),
+                            seeds={"miniwob": MiniwobWorld(task=task, seed=seed)},
                         )  # fmt: skip
                         server.begin(world, ["miniwob"])
                         page = await browser.new_page()

@@ -58,7 +58,7 @@ class Attempt:
             seed=0,
             clock=clock,
             scratch=tmp_path,
-            seeds=dict(loaded.scenario.world.apps),
+            seeds=loaded.scenario.world.site_seeds(),
         )
         server.begin(world, loaded.scenario.world.sites)
         self.server, self.client = server, client

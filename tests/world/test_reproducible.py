@@ -98,7 +98,7 @@ async def _start(
         seed=scenario.world.seed if seed is None else seed,
         clock=CLOCK,
         scratch=scratch,
-        seeds=dict(scenario.world.apps),
+        seeds=scenario.world.site_seeds(),
     )
     server.begin(world, scenario.world.sites)
     try:

@@ -232,7 +232,7 @@ async def serve(
         clock=dt.datetime.now(dt.UTC).replace(microsecond=0),
         scratch=folder,
         revoke=state.lease.revoke if revoke_after_first else None,
-        seeds=dict(scenario.world.apps),
+        seeds=scenario.world.site_seeds(),
     )
     state.world = world
     await server.start(also=also)

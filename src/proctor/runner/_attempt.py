@@ -305,7 +305,7 @@ def _world_up(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> _Up:
         clock=worker.clock,
         scratch=scratch,
         revoke=lease.revoke,
-        seeds={**dict(scenario.world.apps), **_peer_seeds(scenario)},
+        seeds=scenario.world.site_seeds(),
     )
     worker.server.begin(world, scenario.world.sites)
     recorder = Recorder(
@@ -490,11 +490,6 @@ async def _check_utterance(up: _Up) -> None:
             f"({pinned!r}): the installed miniwob differs from the one the scenario was "
             "written against"
         )
-
-
-def _peer_seeds(scenario: Scenario) -> dict[str, Any]:
-    """The peer suites' seeds a site reads: the MiniWoB task and seed, for the miniwob site."""
-    return {"miniwob": scenario.world.miniwob} if scenario.world.miniwob is not None else {}
 
 
 def _inject_at(worker: Worker, tag: str, at: int | Literal["done"]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -186,10 +186,14 @@ async def verify_in(
     *,
     on_verdict: Callable[[ObligationVerdict], None] | None = None,
     write: bool = False,
+    roles: Collection[VerifyRole] | None = None,
 ) -> list[ObligationVerdict]:
-    """Run every obligation of ``scenarios`` in a started worker; the verdicts in order."""
+    """Run every obligation of ``scenarios`` (of ``roles`` only, when given) in a started
+    worker; the verdicts in order."""
     verdicts: list[ObligationVerdict] = []
     for item, role, must_fail, expect_error, decoy in verify_items(scenarios):
+        if roles is not None and role not in roles:
+            continue
         record = await run_attempt(worker, item, write=write)
         verdict = judge(role, record, must_fail, expect_error, decoy)
         verdicts.append(verdict)

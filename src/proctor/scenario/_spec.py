@@ -151,6 +151,14 @@ class World(_Spec):
     )
     seed: int = Field(default=0, description="Seed for any randomness in the world.")
 
+    def site_seeds(self) -> dict[str, Any]:
+        """What the sites read as their seeds (``AttemptWorld.seeds``): each app's seed,
+        and the peer suite's task (``miniwob``)."""
+        seeds: dict[str, Any] = dict(self.apps)
+        if self.miniwob is not None:
+            seeds["miniwob"] = self.miniwob
+        return seeds
+
     @model_validator(mode="after")
     def _miniwob_site(self) -> World:
         if self.miniwob is not None and "miniwob" not in self.sites:
