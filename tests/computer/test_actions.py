@@ -143,3 +143,24 @@ def test_each_surface_has_its_verbs_and_both_share_the_common_ones() -> None:
         a.Press()
     with pytest.raises(ValidationError, match="exactly one of window"):
         a.Activate()
+
+
+def test_an_over_specified_target_uses_the_first_way_and_names_the_rest() -> None:
+    both = a.Click(ref="e4", x=30, y=40)
+    assert both.target().describe() == "ref=e4"
+    assert both.ignored() == ("x", "y")
+    role_and_css = a.Click(role="button", name="Go", selector="#go")
+    assert role_and_css.target().describe() == "button 'Go'"
+    assert role_and_css.ignored() == ("selector",)
+    everything = a.Fill(ref="e2", role="textbox", name="Email", selector="#e", value="x")
+    assert everything.target() == a.Target(ref="e2")
+    assert everything.ignored() == ("role", "name", "selector")
+    assert a.Click(x=1, y=2).ignored() == () and a.Click(x=1, y=2).target().xy == (1.0, 2.0)
+    assert a.PRECEDENCE == ("ref", "role", "selector", "x")
+    for args, message in [
+        ({}, "click needs a ref, role (+ name), selector, or x and y"),
+        ({"x": 3}, "give both x and y"),
+        ({"name": "Go"}, "name needs a role, e.g. role: button"),
+    ]:
+        with pytest.raises(ValidationError, match=re.escape(message)):
+            a.Click.model_validate({"op": "click", **args})

@@ -43,6 +43,9 @@ async def act(c: BrowserComputer, action: a.Action) -> Step:
     refusals_before = len(c.refusals)
     downloads_before = len(c.pending.downloads)
     c.pending.expected = 0
+    ignored = action.ignored()
+    if ignored:
+        facts["ignored"] = list(ignored)  # over-specified: the first way (PRECEDENCE) was used
     try:
         output, data = await _handlers.dispatch(c, action, facts)
     except ComputerError:

@@ -6,7 +6,9 @@ source of truth for what an agent may do.
 
 Elements are addressed in one of four ways, checked by ``Target``:
 ``ref`` from the aria snapshot, ``role`` + ``name``, a CSS ``selector``, or
-page coordinates ``x``/``y``.
+page coordinates ``x``/``y``. An action that gives more than one is not refused (a
+model often over-specifies): the first of ``PRECEDENCE`` given is used, and the rest
+is recorded as the step's ``facts.ignored``.
 
 An action exists on the surfaces its ``surfaces`` names (``browser``, ``desktop``);
 the tools offered to an agent are those of its attempt's surface. On a desktop,
@@ -29,6 +31,19 @@ BOTH: frozenset[Surface] = BROWSER | DESKTOP
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+PRECEDENCE = ("ref", "role", "selector", "x")
+"""Which way of addressing an element wins when several are given: a ref (it names one
+node of the observation), then role and name, then a CSS selector, then coordinates."""
+
+_WAY_FIELDS = {"ref": ("ref",), "role": ("role", "name"), "selector": ("selector",),
+               "x": ("x", "y")}  # fmt: skip
+
+
+def _ways(fields: dict[str, object]) -> list[str]:
+    """The ways of addressing given in ``fields``, in precedence order."""
+    return [way for way in PRECEDENCE if fields.get(way) is not None]
 
 
 class ActionModel(_Strict):
@@ -61,6 +76,10 @@ class ActionModel(_Strict):
         """The element or point this action addresses, if it addresses one."""
         return None
 
+    def ignored(self) -> tuple[str, ...]:
+        """Fields given but not used, because a way of addressing before them was given."""
+        return ()
+
 
 class Target(_Strict):
     """Where an action lands: a ref, a role and name, a CSS selector, or x,y."""
@@ -77,19 +96,41 @@ class Target(_Strict):
 
     @model_validator(mode="after")
     def _one_way(self) -> Target:
-        ways = [
-            self.ref is not None,
-            self.role is not None,
-            self.selector is not None,
-            self.x is not None or self.y is not None,
-        ]
-        if sum(ways) != 1:
-            raise ValueError("give exactly one of: ref, role (+ name), selector, or x and y")
-        if (self.x is None) != (self.y is None):
+        given = self.model_dump()
+        if given.get("x") is None and given.get("y") is not None:
+            given["x"] = given["y"]  # a lone y still counts as a try at coordinates
+        ways = _ways(given)
+        if not ways:
+            if self.name is not None:
+                raise ValueError("name needs a role, e.g. role: button")
+            raise ValueError("give one of: ref, role (+ name), selector, or x and y")
+        if ways[0] == "x" and (self.x is None or self.y is None):
             raise ValueError("give both x and y")
-        if self.name is not None and self.role is None:
-            raise ValueError("name needs a role, e.g. role: button")
         return self
+
+    def chosen(self) -> Target:
+        """This target by its first way of addressing only (``PRECEDENCE``)."""
+        way = self.way
+        keep = {f: getattr(self, f) for f in _WAY_FIELDS[way]}
+        if way == "role":
+            keep["exact"] = self.exact
+        return Target(**keep)
+
+    @property
+    def way(self) -> str:
+        """How the element is addressed: ref, role, selector or x (coordinates)."""
+        given = self.model_dump()
+        if given.get("x") is None and given.get("y") is not None:
+            given["x"] = given["y"]
+        return _ways(given)[0]
+
+    def ignored(self) -> tuple[str, ...]:
+        """The fields of the ways after the one used."""
+        used = set(_WAY_FIELDS[self.way]) | ({"exact"} if self.way == "role" else set())
+        return tuple(
+            f for way in PRECEDENCE for f in _WAY_FIELDS[way]
+            if f not in used and getattr(self, f) is not None
+        )  # fmt: skip
 
     @property
     def is_point(self) -> bool:
@@ -120,12 +161,24 @@ class _Element(ActionModel):
     exact: bool = Field(default=True, description="Match the accessible name exactly.")
     selector: str | None = Field(default=None, description="CSS selector.")
 
-    def _element(self) -> Target | None:
-        if self.ref is None and self.role is None and self.selector is None:
+    def _given(self) -> Target | None:
+        """Every way of addressing this action gave (coordinates too, where it has them)."""
+        x, y = getattr(self, "x", None), getattr(self, "y", None)
+        nothing = self.ref is None and self.role is None and self.selector is None
+        if nothing and x is None and y is None:
+            if self.name is not None:
+                raise ValueError("name needs a role, e.g. role: button")
             return None
         return Target(
-            ref=self.ref, role=self.role, name=self.name, exact=self.exact, selector=self.selector
-        )
+            ref=self.ref, role=self.role, name=self.name, exact=self.exact,
+            selector=self.selector, x=x, y=y,
+        )  # fmt: skip
+
+    def _element(self) -> Target | None:
+        given = self._given()
+        if given is None or given.way == "x":
+            return None
+        return given.chosen()
 
     def target(self) -> Target | None:
         """The element this action addresses, or None for the focused one (or the page)."""
@@ -133,6 +186,10 @@ class _Element(ActionModel):
 
     def aimed_at(self) -> Target | None:
         return self.target()
+
+    def ignored(self) -> tuple[str, ...]:
+        given = self._given()
+        return given.ignored() if given is not None else ()
 
     @model_validator(mode="after")
     def _valid_target(self) -> _Element:
@@ -165,16 +222,12 @@ class _Pointable(_Element):
     y: float | None = Field(default=None, description="Page y coordinate in CSS pixels.")
 
     def target(self) -> Target:
-        """The element or point this action addresses."""
-        if self.x is not None or self.y is not None:
-            if self.ref is not None or self.role is not None or self.selector is not None:
-                raise ValueError("give either an element or x and y, not both")
-            return Target(x=self.x, y=self.y)
-        target = self._element()
-        if target is None:
+        """The element or point this action addresses: an element before coordinates."""
+        given = self._given()
+        if given is None:
             op = type(self).model_fields["op"].default
             raise ValueError(f"{op} needs a ref, role (+ name), selector, or x and y")
-        return target
+        return given.chosen()
 
 
 class Navigate(ActionModel):
@@ -287,7 +340,7 @@ class Point(_Strict):
     def target(self) -> Target:
         return Target(
             ref=self.ref, role=self.role, name=self.name, selector=self.selector, x=self.x, y=self.y
-        )
+        ).chosen()
 
     @model_validator(mode="after")
     def _valid(self) -> Point:

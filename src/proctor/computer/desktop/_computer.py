@@ -264,7 +264,7 @@ class DesktopComputer:
         status: StepStatus = "ok"
         error: str | None = None
         data: Any = None
-        self._facts = {}
+        self._facts = {"ignored": list(action.ignored())} if action.ignored() else {}
         try:
             output, data = await self._dispatch(action), None
             if isinstance(output, tuple):
