@@ -21,10 +21,10 @@ def _later_seed(loaded: LoadedScenario) -> bool:
 
 
 CATALOG = sorted(load_catalog(sites=set(all_sites())).scenarios.items())
-# MiniWoB++ ships each task at three seeds; every obligation is proven on the first seed
-# and the oracle on the other two (the decoys' logic is the task's, whatever the seed).
+# MiniWoB++ ships each task at three seeds. Here every obligation is proven on the first
+# seed (the decoys' logic is the task's, whatever the seed), within the suite's time;
+# `proctor verify --tier peer` proves all three (540 obligations).
 SHIPPED = [(sid, loaded) for sid, loaded in CATALOG if not _later_seed(loaded)]
-LATER_SEEDS = [(sid, loaded) for sid, loaded in CATALOG if _later_seed(loaded)]
 
 
 def test_the_local_tier_ships_scenarios() -> None:
@@ -61,18 +61,6 @@ async def test_scenario_holds_its_obligations(worker: Worker, loaded: LoadedScen
     roles = [v.label for v in verdicts]
     expected = ["oracle", *(f"decoy:{d.name}" for d in loaded.scenario.decoys), "null"]
     assert roles == expected
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize(
-    "loaded", [loaded for _, loaded in LATER_SEEDS], ids=[sid for sid, _ in LATER_SEEDS]
-)
-async def test_a_peer_oracle_holds_on_every_seed(worker: Worker, loaded: LoadedScenario) -> None:
-    why = scenario_skip(loaded.scenario)
-    if why is not None and os.environ.get("CI", "").lower() not in ("1", "true", "yes"):
-        pytest.skip(why)
-    verdicts = await verify_in(worker, [loaded], roles=["oracle"])
-    assert [(v.label, v.ok) for v in verdicts] == [("oracle", True)], [v.why for v in verdicts]
 
 
 def test_the_peer_suite_ships_forty_tasks_at_three_seeds() -> None:

@@ -238,3 +238,31 @@ async def test_the_gate_stops_before_the_model_is_asked_again(
     content = r.replay.requests[0].body["messages"][1]["content"]
     assert content[1]["type"] == "image_url"
     assert content[1]["image_url"]["url"].startswith("data:image/png;base64,iVBOR")
+
+
+async def test_parallel_tool_calls_run_in_order_and_the_model_hears_every_result(
+    worker: Worker, suite: dict[str, LoadedScenario]
+) -> None:
+    body = openai_reply("click", {"role": "link", "name": HEADER_CLICKS[0]}, call_id="call_0")
+    calls = body["choices"][0]["message"]["tool_calls"]
+    for i, name in enumerate(HEADER_CLICKS[1:], 1):
+        args = json.dumps({"role": "link", "name": name})
+        calls.append({"id": f"call_{i}", "type": "function",
+                      "function": {"name": "click", "arguments": args}})  # fmt: skip
+    calls.insert(2, {"id": "call_bad", "type": "function",
+                     "function": {"name": "click", "arguments": '{"role": '}})  # fmt: skip
+    replies = [Recorded(body=body), Recorded(body=openai_reply("done", {}, call_id="call_done"))]
+    r = await run(worker, suite["header-enumeration"], replies, openai_arm)
+    record = r.record
+    assert record.result == "passed", record.failed_checks
+    assert record.planner_calls == 2  # one reply held five actions
+    assert [s.op for s in record.steps] == ["click"] * 5 + ["done"]
+    assert [s.target for s in record.steps[:5]] == [f"link {n!r}" for n in HEADER_CLICKS]
+    answer = r.replay.requests[1].body["messages"][3:]
+    assert [m["tool_call_id"] for m in answer if m["role"] == "tool"] == [
+        "call_0", "call_1", "call_bad", "call_2", "call_3", "call_4",
+    ]  # fmt: skip
+    by_id = {m["tool_call_id"]: m["content"] for m in answer if m["role"] == "tool"}
+    assert by_id["call_bad"].startswith("error: click: arguments are not valid JSON")
+    assert by_id["call_0"].startswith("click: ok")
+    assert "url: http://headers.proctor.test/" in by_id["call_4"]  # the last: with the page

@@ -60,6 +60,12 @@ class LLMPolicy:
     closing: asyncio.Event = field(default_factory=asyncio.Event)
     messages: list[Message] = field(default_factory=list)
     _pending: tuple[ToolCall, ...] = ()
+    _queue: list[tuple[ToolCall, Action | ToolCallError]] = field(default_factory=list)
+    """The calls of the last reply not run yet, in order (parallel tool calls)."""
+    _results: list[tuple[str, str]] = field(default_factory=list)
+    """(call id, result) of the last reply's calls run so far."""
+    _running: ToolCall | None = None
+    """The call whose action the loop is running now."""
 
     @property
     def tools(self) -> list[ToolSpec]:
@@ -80,21 +86,44 @@ class LLMPolicy:
             self.messages.append(UserText(task, image))
         else:
             step = self.last_step()
+            ran = self._running
+            if ran is not None and self._queue:
+                # Parallel calls: the next one runs now; the model hears every result at once.
+                self._results.append((ran.id, render_result(step)))
+                decision = self._pop()
+                if decision is not None:
+                    return decision
+                self._running = ran  # only bad calls were left: the last result is its
             result = self.prompts.render(
                 "observation", result=render_result(step), observation=text, obs=observation
             )
             self._answer(result, image)
         return await self._next(observation)
 
+    def _pop(self) -> Decision | None:
+        """The next queued call's action; a call with bad arguments is answered with its error."""
+        self._running = None
+        while self._queue:
+            call, item = self._queue.pop(0)
+            if isinstance(item, ToolCallError):
+                self._results.append((call.id, f"error: {item}. Nothing was done."))
+                continue
+            self._running = call
+            return Decision(item)
+        return None
+
     def _answer(self, text: str, image: bytes | None = None) -> None:
-        """Answer every pending tool call: the first with ``text``, any others as not run."""
+        """Answer every pending tool call: the results gathered so far, ``text`` for the one
+        that ran last (or the first), and any the run never reached as not run."""
         if not self._pending:
             self.messages.append(UserText(text, image))
             return
-        first, *rest = self._pending
-        results = ((first.id, text), *((c.id, NOT_RUN) for c in rest))
+        answered = dict(self._results)
+        last = self._running.id if self._running is not None else self._pending[0].id
+        answered[last] = text
+        results = tuple((c.id, answered.get(c.id, NOT_RUN)) for c in self._pending)
         self.messages.append(ToolResults(results, image))
-        self._pending = ()
+        self._pending, self._results, self._queue, self._running = (), [], [], None
 
     async def _ask(self) -> Answered:
         system = self.prompts.render("system", surface=self.surface)
@@ -120,20 +149,20 @@ class LLMPolicy:
                 if reply.text:
                     self.messages.append(UserText(NUDGE))
                 continue
-            call = reply.calls[0]
-            try:
-                if call.name in USER_OPS and not self.offer_user:
-                    raise ToolCallError(f"{call.name}: no user is reachable in this task")
-                action = parse_action(call, self.surface)
-            except ToolCallError as exc:
+            parsed = [(call, self._parse(call)) for call in reply.calls]
+            valid = [(c, a) for c, a in parsed if not isinstance(a, ToolCallError)]
+            if not valid:
+                call, exc = parsed[0]
                 self._planner_error(answered, "tool_error", call.name, str(exc), reply.text)
                 invalid += 1
                 if invalid >= MAX_INVALID:
                     raise PlannerError(
                         f"{invalid} replies in a row were not one valid tool call; last: {exc}"
                     ) from None
+                self._results = [(c.id, f"error: {e}. Nothing was done.") for c, e in parsed[1:]]
                 self._answer(f"error: {exc}. Nothing was done; call one tool with valid arguments.")
                 continue
+            call, action = valid[0]
             record = self.ledger.add(answered, purpose="act", tool=call.name)
             self.trace(
                 "planner_call",
@@ -141,8 +170,21 @@ class LLMPolicy:
                 action=action.model_dump(exclude_none=True),
                 resolved=resolve_target(observation, action),
                 text=reply.text[:2000],
+                calls=len(reply.calls),
             )
-            return Decision(action, note=reply.text[:500])
+            self._queue = parsed
+            decision = self._pop()
+            assert decision is not None  # a valid call is queued
+            return Decision(decision.action, note=reply.text[:500])
+
+    def _parse(self, call: ToolCall) -> Action | ToolCallError:
+        """The call's action, or why it is not one."""
+        try:
+            if call.name in USER_OPS and not self.offer_user:
+                raise ToolCallError(f"{call.name}: no user is reachable in this task")
+            return parse_action(call, self.surface)
+        except ToolCallError as exc:
+            return exc
 
     def _planner_error(
         self, answered: Answered, status: Any, tool: str | None, error: str, text: str
