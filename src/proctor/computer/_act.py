@@ -15,7 +15,7 @@ from proctor.computer import _handlers
 from proctor.computer import _scripts as js
 from proctor.computer import actions as a
 from proctor.computer._errors import Refused, first_line
-from proctor.computer._lease import Lease
+from proctor.computer._lease import Lease, refused_step
 from proctor.errors import BrowserFault, ComputerError
 from proctor.records import Step, StepStatus
 
@@ -99,22 +99,8 @@ async def act(c: BrowserComputer, action: a.Action) -> Step:
 
 def refuse_input(c: BrowserComputer, action: a.Action, lease: Lease) -> Step:
     """A Step for an input refused because the owner took control back."""
-    target = describe(action)
-    receipt = lease.refuse(action.op, target)
-    error = f"refused: the control lease was revoked by {lease.revoked_by} ({lease.reason})"
-    c.last_error = error
-    step = Step(
-        index=c.recorder.next_index(),
-        op=action.op,
-        target=target,
-        input=action.model_dump(exclude_none=True),
-        output="refused",
-        facts={"receipt": receipt},
-        status="refused",
-        error=error,
-        started_at=time.time(),
-        latency_ms=0.0,
-    )
+    step = refused_step(lease, action, describe(action), c.recorder.next_index())
+    c.last_error = step.error
     c.recorder.record(step)
     return step
 

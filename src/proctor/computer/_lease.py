@@ -10,7 +10,12 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from proctor.records import Step
+
+if TYPE_CHECKING:
+    from proctor.computer.actions import ActionModel
 
 
 @dataclass
@@ -54,3 +59,23 @@ class Lease:
             }
             self.receipts.append(receipt)
             return receipt
+
+
+def refused_step(lease: Lease, action: ActionModel, target: str | None, index: int,
+                 tool: str = "browser") -> Step:  # fmt: skip
+    """The Step of an input refused because the owner took control back, its receipt taken."""
+    op = str(getattr(action, "op", ""))
+    receipt = lease.refuse(op, target)
+    return Step(
+        index=index,
+        tool=tool,
+        op=op,
+        target=target,
+        input=action.model_dump(exclude_none=True),
+        output="refused",
+        facts={"receipt": receipt},
+        status="refused",
+        error=f"refused: the control lease was revoked by {lease.revoked_by} ({lease.reason})",
+        started_at=time.time(),
+        latency_ms=0.0,
+    )

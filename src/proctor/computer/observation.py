@@ -51,41 +51,28 @@ class Observation:
 
     def render(self) -> str:
         """A compact text form for prompts and logs."""
+        marked = [
+            f"[{t.index}{'*' if t.index == self.active else ''}] "
+            + (f"{t.url}: {t.title}" if self.surface == "desktop" else t.title or t.url)
+            for t in self.tabs
+        ]
         if self.surface == "desktop":
-            return self._render_desktop()
-        lines = [f"url: {self.url}", f"title: {self.title}"]
-        if len(self.tabs) > 1:
-            tabs = ", ".join(
-                f"[{t.index}{'*' if t.index == self.active else ''}] {t.title or t.url}"
-                for t in self.tabs
-            )
-            lines.append(f"tabs: {tabs}")
+            lines = [f"app: {self.url.removeprefix('app:')}", f"window: {self.title}"]
+            if len(self.tabs) > 1:
+                lines.append(f"windows: {', '.join(marked)}")
+            if self.frontmost:
+                lines.append(
+                    f"frontmost: {self.frontmost} (it has the keyboard; key and type go there)"
+                )
+        else:
+            lines = [f"url: {self.url}", f"title: {self.title}"]
+            if len(self.tabs) > 1:
+                lines.append(f"tabs: {', '.join(marked)}")
         if self.focused:
             lines.append(f"focused: {self.focused}")
         if self.error:
             lines.append(f"last error: {self.error}")
         lines.extend(f"note: {n}" for n in self.notes)
-        lines.append("snapshot:")
-        lines.append(self.snapshot)
-        return "\n".join(lines)
-
-    def _render_desktop(self) -> str:
-        lines = [f"app: {self.url.removeprefix('app:')}", f"window: {self.title}"]
-        if len(self.tabs) > 1:
-            windows = ", ".join(
-                f"[{t.index}{'*' if t.index == self.active else ''}] {t.url}: {t.title}"
-                for t in self.tabs
-            )
-            lines.append(f"windows: {windows}")
-        if self.frontmost:
-            lines.append(
-                f"frontmost: {self.frontmost} (it has the keyboard; key and type go there)"
-            )
-        if self.focused:
-            lines.append(f"focused: {self.focused}")
-        if self.error:
-            lines.append(f"last error: {self.error}")
-        lines.extend(f"note: {n}" for n in self.notes)
-        lines.append("outline:")
+        lines.append("outline:" if self.surface == "desktop" else "snapshot:")
         lines.append(self.snapshot)
         return "\n".join(lines)

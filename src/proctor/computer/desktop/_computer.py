@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from proctor.computer import actions as a
-from proctor.computer._lease import Lease
+from proctor.computer._lease import Lease, refused_step
 from proctor.computer._recorder import Recorder
 from proctor.computer.attempt import AttemptInfo, CallCounter
 from proctor.computer.desktop import _act, _screen, _tree
@@ -292,23 +292,10 @@ class DesktopComputer:
         return step
 
     def _refused(self, action: a.Action, lease: Lease) -> Step:
-        target = _describe(action)
-        receipt = lease.refuse(action.op, target)
-        error = f"refused: the control lease was revoked by {lease.revoked_by} ({lease.reason})"
-        self.last_error = error
-        step = Step(
-            index=self.recorder.next_index(),
-            tool="desktop",
-            op=action.op,
-            target=target,
-            input=action.model_dump(exclude_none=True),
-            output="refused",
-            facts={"receipt": receipt},
-            status="refused",
-            error=error,
-            started_at=time.time(),
-            latency_ms=0.0,
+        step = refused_step(
+            lease, action, _describe(action), self.recorder.next_index(), tool="desktop"
         )
+        self.last_error = step.error
         self.recorder.record(step)
         return step
 
