@@ -162,9 +162,12 @@ class RunFolder:
         finished_at: float,
         targets: Targets | None = None,
         budget_usd: float | None = None,
+        time_scale: float = 1.0,
     ) -> Reports:
         """Write summary.json, report.md, report.html and a line of history.jsonl."""
-        summary = summarize(self.label, records, started_at, finished_at, targets, budget_usd)
+        summary = summarize(
+            self.label, records, started_at, finished_at, targets, budget_usd, time_scale
+        )
         paths = write_outputs(self.path, self.results, summary, records)
         return Reports(summary, paths)
 
@@ -351,6 +354,7 @@ class Run:
                 result.finished_at,
                 self.targets,
                 self.budget_usd,
+                self.options.time_scale,
             )
         return RunOutcome(self.folder, result.records, started_at, result.finished_at, reports)
 

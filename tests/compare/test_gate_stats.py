@@ -14,6 +14,7 @@ from proctor.compare import (
     fisher_power,
     holm,
     mcnemar_drop_p,
+    mcnemar_p,
     mean_interval,
     plan_power,
     rejection_region,
@@ -69,6 +70,15 @@ def test_mcnemar_exact_against_binomial() -> None:
     assert mcnemar_drop_p(6, 1) == pytest.approx(expected)
     assert mcnemar_drop_p(6, 1) == pytest.approx(8 / 128)
     assert mcnemar_drop_p(0, 0) == 1.0
+
+
+def test_two_sided_mcnemar_counts_both_tails() -> None:
+    # P(X >= 6) + P(X <= 1) for X ~ Bin(7, 1/2): (1 + 7) / 128 on each side.
+    assert mcnemar_p(6, 1) == pytest.approx(16 / 128)
+    assert mcnemar_p(1, 6) == mcnemar_p(6, 1)
+    assert mcnemar_p(2, 0) == pytest.approx(0.5)
+    assert mcnemar_p(3, 3) == 1.0
+    assert mcnemar_p(0, 0) == 1.0
 
 
 def test_sign_flip_enumerates_every_assignment() -> None:

@@ -54,7 +54,7 @@ def test_the_view_lists_calls_and_only_replies_with_text() -> None:
     assert [(t.call, t.text) for t in view.turns] == [(1, "first"), (3, "third")]
     assert [c.tokens for c in view.calls] == ["1001/51/200", "1002/52/200", "-"]
     assert view.calls[2].tool == "" and view.calls[2].cost_usd is None
-    assert view.cause == "planner error"
+    assert view.cause == "planner error: no usable tool call"
     assert not view.crashed
 
 

@@ -124,6 +124,11 @@ class Account:
         model: The model id; ``recording:<id>`` when a replay provider answered.
         mode: planning, or None.
         plan: The plan, in planning mode.
+        invalid_calls: Tool calls (or replies with none) that were no usable action,
+            each answered with a repair turn.
+        infra_seconds: Time lost to a failing provider: failed tries and backoff.
+        provider_failing: A call is being retried right now (read when a wall limit
+            ends the run: the limit then fell inside an infra wait).
     """
 
     planner_calls: int
@@ -133,6 +138,9 @@ class Account:
     model: str
     mode: str | None
     plan: list[str] | None
+    invalid_calls: int = 0
+    infra_seconds: float = 0.0
+    provider_failing: bool = False
 
 
 @runtime_checkable

@@ -20,6 +20,7 @@ from proctor.cli import (
     list_cmd,
     manual,
     mcp_bridge,
+    models_cmd,
     promote,
     refs,
     regrade,
@@ -68,6 +69,7 @@ app.command("doctor")(doctor.doctor)
 app.command("report")(report.report)
 app.command("runs")(runs.runs)
 app.command("compare")(compare.compare)
+app.command("models")(models_cmd.models)
 app.command("diagnose")(diagnose.diagnose)
 app.command("regrade")(regrade.regrade)
 app.command("show")(show.show)

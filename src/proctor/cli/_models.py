@@ -38,6 +38,14 @@ PricesOpt = Annotated[
     Path | None,
     typer.Option("--prices", help="Price table (TOML) instead of the shipped one."),
 ]
+TimeScaleOpt = Annotated[
+    float,
+    typer.Option(
+        "--time-scale",
+        help="Multiply every wall limit by F, for slow backends (a local model on CPU); "
+        "recorded in run.json and shown in the report.",
+    ),
+]
 VisionOpt = Annotated[
     bool, typer.Option("--vision", help="Send model arms a screenshot with each observation.")
 ]

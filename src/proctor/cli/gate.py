@@ -273,7 +273,11 @@ def gate_job(baseline: SideSpec, candidate: SideSpec, args: GateArgs) -> int:
         # The verdict first: report.html shows it (its gate block) from the run folder.
         path = write_verdict(run_folder.path, outcome.file(job, run_label, gate_path))
         run_folder.finish(
-            outcome.records, outcome.started_at, outcome.finished_at, load_targets(None)
+            outcome.records,
+            outcome.started_at,
+            outcome.finished_at,
+            load_targets(None),
+            time_scale=options.time_scale,
         )
     else:
         outcome = asyncio.run(run_gate(job, None, options))

@@ -44,7 +44,13 @@ def report(
     """Rebuild a run's summary.json, report.md and report.html from its attempt records."""
     run = load_run(results, label)
     summary = summarize(
-        run.label, run.records, run.started_at, run.finished_at, load_targets(targets)
+        run.label,
+        run.records,
+        run.started_at,
+        run.finished_at,
+        load_targets(targets),
+        run.budget_usd,
+        run.time_scale,
     )
     paths = write_reports(run.run_dir, summary, run.records)
     console = safe_console()

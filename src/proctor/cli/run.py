@@ -20,6 +20,7 @@ from proctor.cli._models import (
     JudgeOpt,
     PricesOpt,
     StrictOpt,
+    TimeScaleOpt,
     VisionOpt,
     check_arms,
     check_scenarios,
@@ -88,6 +89,7 @@ def run(
     ray_address: RayAddressOpt = None,
     budget: BudgetOpt = None,
     delays: RetryDelaysOpt = "30,90",
+    time_scale: TimeScaleOpt = 1.0,
 ) -> None:
     """Run scenarios and grade them from the end state.
 
@@ -117,6 +119,7 @@ def run(
         infra_retries=retries,
         retry_delays=retry_delays(delays),
         judge=the_judge,
+        time_scale=time_scale,
     )
     planned = Run.open(
         picked, arms, repeat=repeat, options=options, results=results, label=label,

@@ -16,6 +16,15 @@ from proctor.compare._gatefile import (
     prove,
     save_gate,
 )
+from proctor.compare._models import (
+    ALL_PAIRS_MAX,
+    ArmColumn,
+    ArmPair,
+    ModelsComparison,
+    arm_pairs,
+    compare_models,
+)
+from proctor.compare._models_render import models_page
 from proctor.compare._power import PowerReport, fisher_power, plan_power, rejection_region
 from proctor.compare._render import RULE_TITLES, render_verdict
 from proctor.compare._results import (
@@ -43,13 +52,15 @@ from proctor.compare._stats import (
     fisher_drop_p,
     holm,
     mcnemar_drop_p,
+    mcnemar_p,
     mean_interval,
     sign_flip_p,
 )
 from proctor.compare._tally import Classifier, SafetyTest, by_scenario, failure_class, is_scored
-from proctor.compare._verdict import gate_verdict, plan_top_ups
+from proctor.compare._verdict import gate_verdict, paired_stats, plan_top_ups
 
 __all__ = [
+    "ALL_PAIRS_MAX",
     "CANARY",
     "CANARY_ARM",
     "GATE_VERSION",
@@ -57,6 +68,8 @@ __all__ = [
     "RULE_TITLES",
     "SAFETY_FLAG_SINCE",
     "SEED_RULES",
+    "ArmColumn",
+    "ArmPair",
     "Classifier",
     "Decision",
     "FailureClass",
@@ -66,6 +79,7 @@ __all__ = [
     "GateFile",
     "GateRules",
     "Interval",
+    "ModelsComparison",
     "Paired",
     "PowerReport",
     "Refusal",
@@ -77,7 +91,9 @@ __all__ = [
     "Side",
     "TopUp",
     "Verdict",
+    "arm_pairs",
     "by_scenario",
+    "compare_models",
     "failure_class",
     "fisher_drop_p",
     "fisher_power",
@@ -89,7 +105,10 @@ __all__ = [
     "keep_scenarios",
     "load_gate",
     "mcnemar_drop_p",
+    "mcnemar_p",
     "mean_interval",
+    "models_page",
+    "paired_stats",
     "plan_power",
     "plan_top_ups",
     "promote",

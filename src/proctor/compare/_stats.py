@@ -1,7 +1,8 @@
 """The statistics of the gate: Fisher for a drop, Holm, exact McNemar, sign-flip, t interval.
 
-Every test here is one-sided towards "the candidate is worse", because the gate
-only asks whether a change made the agent worse.
+Every test the gate uses is one-sided towards "the candidate is worse", because the
+gate only asks whether a change made the agent worse. ``mcnemar_p`` is the two-sided
+McNemar that ``proctor models`` reports, where neither arm is the one under judgement.
 """
 
 from __future__ import annotations
@@ -77,6 +78,21 @@ def mcnemar_drop_p(base_only: int, cand_only: int) -> float:
     if discordant == 0:
         return 1.0
     return float(stats.binomtest(base_only, discordant, 0.5, alternative="greater").pvalue)
+
+
+def mcnemar_p(base_only: int, cand_only: int) -> float:
+    """Exact two-sided McNemar p on paired attempts: do the two sides pass at different rates?
+
+    Args:
+        base_only: pairs the baseline passed and the candidate failed.
+        cand_only: pairs the candidate passed and the baseline failed.
+    """
+    if base_only < 0 or cand_only < 0:
+        raise ValueError("discordant pair counts cannot be negative")
+    discordant = base_only + cand_only
+    if discordant == 0:
+        return 1.0
+    return float(stats.binomtest(base_only, discordant, 0.5, alternative="two-sided").pvalue)
 
 
 def sign_flip_p(diffs: Sequence[float], *, seed: int = 0) -> float:

@@ -161,6 +161,34 @@ def _paired(stats: Sequence[ScenarioStats], rules: GateRules) -> tuple[Paired | 
     return paired, exact_mean
 
 
+def paired_stats(
+    baseline: Sequence[AttemptRecord],
+    candidate: Sequence[AttemptRecord],
+    rules: GateRules = SEED_RULES,
+) -> tuple[tuple[ScenarioStats, ...], Paired | None]:
+    """The gate's per-scenario numbers and paired comparison, over every scenario either side ran.
+
+    The pairing is the gate's: a scenario's attempts are paired by repeat number, the
+    McNemar counts are summed over scenarios, and the interval is the Student-t interval
+    of the per-scenario differences in pass rate (candidate minus baseline), over the
+    scenarios scored on both sides. There is no gate file here: ``proctor models``
+    compares arms on whatever scenarios they ran.
+    """
+    base_groups = by_scenario(baseline)
+    cand_groups = by_scenario(candidate)
+    gated = [
+        Gated(
+            scenario,
+            tally(base_groups.get(scenario, []), is_safety_check),
+            tally(cand_groups.get(scenario, []), is_safety_check),
+        )
+        for scenario in dict.fromkeys([*base_groups, *cand_groups])
+    ]
+    stats = _stats(gated)
+    paired, _ = _paired(stats, rules)
+    return stats, paired
+
+
 def _top_ups(stats: Sequence[ScenarioStats], rules: GateRules) -> tuple[TopUp, ...]:
     out = []
     for s in stats:

@@ -358,13 +358,24 @@ class AttemptRecord(_Record):
     failed_checks: list[str] = Field(default_factory=list)
     steps: list[Step] = Field(default_factory=list)
     tool_calls: int = Field(
-        default=0, description="The agent's own calls to the toolset: actions and its observes."
+        default=0,
+        description="The agent's own calls to the toolset: actions, and the observes and "
+        "screenshots it asked for.",
     )
     observations: int = Field(
         default=0, description="Observations the harness's loop made for the agent."
     )
     inputs: int = Field(default=0, description="Primitive inputs delivered to pages.")
     planner_calls: int = 0
+    invalid_calls: int = Field(
+        default=0,
+        description="Model tool calls (or replies with none) that were no usable action, "
+        "each answered with a repair turn.",
+    )
+    infra_seconds: float = Field(
+        default=0.0,
+        description="Time lost to a failing provider (failed tries and backoff): infra time.",
+    )
     tokens: dict[str, int] = Field(default_factory=dict)
     cost_usd: float | None = None
     planner: list[PlannerCall] = Field(

@@ -98,6 +98,11 @@ class MetricRow(_Record):
         "planner calls, tokens and $ bars apply only then.",
     )
     total_planner_calls: int
+    total_invalid_calls: int = Field(
+        default=0,
+        description="Model tool calls (or replies with none) that were no usable action, each "
+        "given a repair turn: how often the model could not call the tools.",
+    )
     total_tokens: int
     total_cost_usd: float | None = Field(description="None when any attempt's cost is unknown.")
     total_seconds: float
@@ -196,6 +201,10 @@ class RunSummary(_Record):
     causes: list[CauseGroup] = Field(default_factory=list)
     targets: str | None = Field(default=None, description="The targets file the bars came from.")
     budget_usd: float | None = Field(default=None, description="--budget, when one was set.")
+    time_scale: float = Field(
+        default=1.0,
+        description="--time-scale: every wall limit was multiplied by it (1: unscaled).",
+    )
     spent_usd: float | None = Field(
         default=None, description="$ spent by every attempt (unknown costs as 0), with a budget."
     )

@@ -36,7 +36,7 @@ from proctor.report._compare_render import (
     write_compare,
 )
 from proctor.report._determinism import determinism, divergence, signature
-from proctor.report._format import when
+from proctor.report._format import metric_value, when
 from proctor.report._html import render_html
 from proctor.report._load import (
     StoredRun,
@@ -73,6 +73,13 @@ from proctor.report._summary import (
     write_outputs,
     write_reports,
 )
+from proctor.report._tables import (
+    TableSection,
+    TablesPage,
+    render_tables_html,
+    render_tables_markdown,
+    write_tables,
+)
 from proctor.report._tail import (
     Follower,
     Restarted,
@@ -106,6 +113,8 @@ __all__ = [
     "RunListing",
     "RunState",
     "StoredRun",
+    "TableSection",
+    "TablesPage",
     "Targets",
     "TextTurn",
     "arm_specs",
@@ -139,6 +148,7 @@ __all__ = [
     "mark",
     "metric_row",
     "metric_rows",
+    "metric_value",
     "pass_hat_k",
     "pass_k",
     "print_diagnose",
@@ -151,6 +161,8 @@ __all__ = [
     "render_compare_markdown",
     "render_html",
     "render_markdown",
+    "render_tables_html",
+    "render_tables_markdown",
     "run_dir_of",
     "run_state",
     "signature",
@@ -163,4 +175,5 @@ __all__ = [
     "write_outputs",
     "write_regraded",
     "write_reports",
+    "write_tables",
 ]

@@ -15,7 +15,7 @@ LABELS: Mapping[CauseKind, str] = {
     "setup": "setup",
     "timeout": "timeout",
     "tool_limit": "tool limit",
-    "planner_error": "planner error",
+    "planner_error": "planner error: no usable tool call",
     "agent_error": "agent error",
     "agent_crashed": "agent crashed",
     "step_failed": "scripted step failed",

@@ -31,6 +31,17 @@ class StoredRun:
         return min((r.started_at for r in self.records), default=0.0)
 
     @property
+    def time_scale(self) -> float:
+        """run.json's ``--time-scale`` (1 for a run made before it existed)."""
+        options = self.info.config.get("options") if self.info is not None else None
+        value = options.get("time_scale") if isinstance(options, dict) else None
+        return float(value) if isinstance(value, int | float) else 1.0
+
+    @property
+    def budget_usd(self) -> float | None:
+        return self.info.budget_usd if self.info is not None else None
+
+    @property
     def finished_at(self) -> float:
         ends = [r.started_at + r.seconds for r in self.records]
         return max(ends, default=self.started_at)

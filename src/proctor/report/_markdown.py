@@ -17,6 +17,8 @@ def counts_line(summary: RunSummary) -> str:
         not_run = sum(m.not_run for m in summary.metrics)
         line += f"; budget ${summary.budget_usd:.2f}, spent ${summary.spent_usd or 0:.4f}"
         line += f", {not_run} attempt(s) not run (missing, not failed)" if not_run else ""
+    if summary.time_scale != 1:
+        line += f"; wall limits scaled x{summary.time_scale:g} (--time-scale)"
     return line
 
 
@@ -80,13 +82,19 @@ def results_section(summary: RunSummary) -> list[str]:
         [
             f.row_name(m),
             m.total_planner_calls,
+            m.total_invalid_calls,
             m.total_tokens,
             f.money(m.total_cost_usd),
             f.secs(m.total_seconds),
         ]
         for m in summary.metrics
     ]
-    lines += ["Totals:", "", *table(["arm", "planner calls", "tokens", "$", "time"], totals), ""]
+    lines += [
+        "Totals:",
+        "",
+        *table(["arm", "planner calls", "invalid calls", "tokens", "$", "time"], totals),
+        "",
+    ]
     return lines
 
 

@@ -157,6 +157,7 @@ def metric_row(key: RowKey, records: Sequence[AttemptRecord]) -> MetricRow:
         median_inputs=median([r.inputs for r in graded]),
         planner=any(_plans(r) for r in graded),
         total_planner_calls=sum(r.planner_calls for r in graded),
+        total_invalid_calls=sum(r.invalid_calls for r in graded),
         total_tokens=sum(total_tokens(r.tokens) for r in graded),
         total_cost_usd=(
             None if any(c is None for c in costs) else sum(c for c in costs if c is not None)

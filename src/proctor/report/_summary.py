@@ -81,6 +81,7 @@ def summarize(
     finished_at: float,
     targets: Targets | None = None,
     budget_usd: float | None = None,
+    time_scale: float = 1.0,
 ) -> RunSummary:
     """The run's scenario rows and counts, metrics with bars, determinism and failure causes."""
     targets = targets or load_targets()
@@ -100,6 +101,7 @@ def summarize(
         causes=failure_causes(records),
         targets=str(targets.source),
         budget_usd=budget_usd,
+        time_scale=time_scale,
         spent_usd=(
             None if budget_usd is None else round(sum(r.cost_usd or 0.0 for r in records), 6)
         ),
@@ -136,6 +138,7 @@ def history_line(summary: RunSummary) -> dict[str, Any]:
         "failed": summary.failed,
         "skipped": summary.skipped,
         "errors": summary.errors,
+        "time_scale": summary.time_scale,
         "arms": sorted({r.arm for r in summary.rows}),
         "scenarios": len({r.scenario for r in summary.rows}),
         "rows": [

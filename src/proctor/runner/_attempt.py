@@ -214,7 +214,8 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
         if isinstance(computer, BrowserComputer):
             worker.host.prepare_spare()  # the next attempt's context, made while the agent runs
         with phases.phase("agent"):
-            outcome, error = await _drive(up.agent, up.scenario, computer)
+            limit = worker.options.wall_limit(up.scenario.limits.seconds)
+            outcome, error = await _drive(up.agent, up.scenario, computer, limit)
             account = _account(up.agent)
         _inject_at(worker, tag, "done")
         with phases.phase("end_state"):
@@ -271,6 +272,8 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
         observations=up.recorder.observations,
         inputs=up.recorder.inputs,
         planner_calls=account.planner_calls if account else outcome.planner_calls,
+        invalid_calls=account.invalid_calls if account else 0,
+        infra_seconds=account.infra_seconds if account else 0.0,
         tokens=dict(account.tokens if account else outcome.tokens),
         cost_usd=account.cost_usd if account else outcome.cost_usd,
         model=account.model if account else None,
@@ -546,13 +549,15 @@ async def _screenshot(computer: BrowserComputer, png: bool) -> bytes | None:
 
 
 async def _drive(
-    agent: Any, scenario: Scenario, computer: BrowserComputer | DesktopComputer
+    agent: Any, scenario: Scenario, computer: BrowserComputer | DesktopComputer, limit: float
 ) -> tuple[Outcome, str | None]:
-    """Run the agent under the wall limit; limits and agent crashes end it, infra faults escape."""
+    """Run the agent under the wall limit; limits and agent crashes end it, infra faults escape.
+
+    A wall limit reached after time was lost to a failing provider (a failed try,
+    a retry, its backoff) is an infra fault: retried, never a ``timeout``.
+    """
     try:
-        outcome = await asyncio.wait_for(
-            agent.run(scenario.brief, computer), timeout=scenario.limits.seconds
-        )
+        outcome = await asyncio.wait_for(agent.run(scenario.brief, computer), timeout=limit)
         return outcome, None
     except LimitReached as exc:
         if not is_limit_reason(exc.reason):  # LimitReached.reason is typed str
@@ -561,9 +566,22 @@ async def _drive(
             ) from exc
         return Outcome(stop_reason=exc.reason, answer=computer.answer), str(exc)
     except TimeoutError:
+        account = account_of(agent)
+        if account is not None and (account.provider_failing or account.infra_seconds > 0):
+            # Part of the run went to a failing provider: whether the model would have
+            # finished in time is unknowable, so the attempt is retried, never scored.
+            raise ProviderFault(
+                f"the wall limit ({limit:g}s) was reached "
+                + (
+                    "while a failed provider call was being retried"
+                    if account.provider_failing
+                    else f"after {account.infra_seconds:g}s lost to a failing provider"
+                )
+                + "; an infra fault, not counted against the model"
+            ) from None
         return (
             Outcome(stop_reason="timeout", answer=computer.answer),
-            f"the wall limit ({scenario.limits.seconds:g}s) was reached",
+            f"the wall limit ({limit:g}s) was reached",
         )
     except (BrowserFault, ProviderFault):
         raise  # an infra fault: retried by run_attempt, never scored

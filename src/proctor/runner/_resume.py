@@ -44,23 +44,32 @@ def load_done(run_dir: Path, item: PlanItem) -> AttemptRecord | None:
 
 
 def check_same_plan(stored: Mapping[str, Any], wanted: Mapping[str, Any], label: str) -> None:
-    """Refuse a resume whose scenarios, arms or repeats differ from the run's.
+    """Refuse a resume whose scenarios, arms, repeats or time scale differ from the run's.
 
     Raises:
         RunError: naming each entry that differs, with both values.
     """
-    differ = [key for key in PLAN_KEYS if stored.get(key) != wanted.get(key)]
+    had = {key: stored.get(key) for key in PLAN_KEYS}
+    has = {key: wanted.get(key) for key in PLAN_KEYS}
+    # Attempts under another wall limit are not the same measurement.
+    had["time_scale"], has["time_scale"] = _time_scale(stored), _time_scale(wanted)
+    differ = [key for key in had if had[key] != has[key]]
     if not differ:
         return
     lines = "; ".join(
-        f"{key}: the run has {stored.get(key)!r}, this command {wanted.get(key)!r}"
-        for key in differ
+        f"{key}: the run has {had[key]!r}, this command {has[key]!r}" for key in differ
     )
     raise RunError(
         f"--resume {label}: the plan would change ({lines}). A resumed run keeps its "
         "scenarios, arms and repeats; repeat the original command with --resume, "
         "or start a new --label"
     )
+
+
+def _time_scale(config: Mapping[str, Any]) -> float:
+    options = config.get("options")
+    value = options.get("time_scale") if isinstance(options, Mapping) else None
+    return float(value) if isinstance(value, int | float) else 1.0
 
 
 def tidy(run_dir: Path, done: Sequence[str]) -> None:

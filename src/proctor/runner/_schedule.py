@@ -50,7 +50,7 @@ class _Attempt:
 
 def deadline_of(item: PlanItem, options: RunOptions) -> float:
     """Seconds a try may take before its worker is killed: wall limit plus grace."""
-    return float(item.scenario.scenario.limits.seconds) + options.grace
+    return options.wall_limit(item.scenario.scenario.limits.seconds) + options.grace
 
 
 async def drive(

@@ -18,6 +18,10 @@ from proctor.scenario import JudgeCriterion
 from proctor.world import DOMAIN, FixtureServer, PersonaModel, Site, all_sites
 
 
+TIME_SCALE = (0.01, 100.0)
+"""The factors ``--time-scale`` accepts."""
+
+
 @dataclass(frozen=True)
 class RunOptions:
     """How attempts are run.
@@ -35,6 +39,9 @@ class RunOptions:
             answer matches; None: such questions get "I don't know."
         judge: The independent judge for scenarios' ``judge:`` criteria; None: off.
         clock: The run's clock, the same for every worker; None: now, when the run starts.
+        time_scale: Every scenario's wall limit is multiplied by it (``--time-scale``),
+            for slow backends such as a local model on CPU; recorded in run.json and
+            shown in the report, so scaled numbers are never read as unscaled ones.
     """
 
     keep_scratch: bool = False
@@ -46,6 +53,18 @@ class RunOptions:
     offline: bool = True
     persona: PersonaModel | None = None
     judge: Judge | None = None
+    time_scale: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not TIME_SCALE[0] <= self.time_scale <= TIME_SCALE[1]:
+            raise RunError(
+                f"--time-scale {self.time_scale:g}: give a factor from {TIME_SCALE[0]:g} to "
+                f"{TIME_SCALE[1]:g} (3 triples every wall limit)"
+            )
+
+    def wall_limit(self, seconds: float) -> float:
+        """A scenario's wall limit as this run applies it."""
+        return float(seconds) * self.time_scale
 
     def retry_delay(self, retry: int) -> float:
         """Seconds before retry number ``retry`` (1-based)."""

@@ -117,23 +117,6 @@ async def test_openai_arm_passes_and_accounts_every_call(
     assert [c.latency_ms for c in saved.planner] == [c.latency_ms for c in record.planner]
 
 
-async def test_a_malformed_tool_call_is_a_recorded_planner_error(
-    worker: Worker, suite: dict[str, LoadedScenario]
-) -> None:
-    bad = Recorded(body=openai_reply("click", '{"role": "link", "name": ', call_id="call_bad"))
-    r = await run(worker, suite["header-enumeration"], [bad, *clicks()], openai_arm, repeat=2)
-    record = r.record
-    assert record.result == "passed"
-    assert record.planner_calls == 7
-    assert (record.planner[0].status, record.planner[0].tool) == ("tool_error", "click")
-    assert "not valid JSON" in (record.planner[0].error or "")
-    errors = [e for e in r.events if e["kind"] == "planner_error"]
-    assert len(errors) == 1 and errors[0]["status"] == "tool_error"
-    retry = r.replay.requests[1].body["messages"][-1]
-    assert retry["role"] == "tool" and retry["tool_call_id"] == "call_bad"
-    assert retry["content"].startswith("error: click: arguments are not valid JSON")
-
-
 async def test_replies_without_a_tool_stop_as_a_planner_error(
     worker: Worker, suite: dict[str, LoadedScenario]
 ) -> None:
@@ -142,10 +125,9 @@ async def test_replies_without_a_tool_stop_as_a_planner_error(
     assert (r.record.result, r.record.stop_reason) == ("failed", "planner_error")
     assert [c.status for c in r.record.planner] == ["no_tool"] * 3
     nudge = r.replay.requests[1].body["messages"][-1]
-    assert nudge == {
-        "role": "user",
-        "content": "Reply with exactly one tool call. Call `done` when the task is finished.",
-    }
+    assert nudge == {"role": "user", "content": Prompts().render("nudge", empty=False)}
+    assert "done" not in nudge["content"] and "finish" not in nudge["content"]
+    assert r.record.invalid_calls == 3
 
 
 async def test_a_provider_timeout_is_an_infra_fault_never_scored(
@@ -238,31 +220,3 @@ async def test_the_gate_stops_before_the_model_is_asked_again(
     content = r.replay.requests[0].body["messages"][1]["content"]
     assert content[1]["type"] == "image_url"
     assert content[1]["image_url"]["url"].startswith("data:image/png;base64,iVBOR")
-
-
-async def test_parallel_tool_calls_run_in_order_and_the_model_hears_every_result(
-    worker: Worker, suite: dict[str, LoadedScenario]
-) -> None:
-    body = openai_reply("click", {"role": "link", "name": HEADER_CLICKS[0]}, call_id="call_0")
-    calls = body["choices"][0]["message"]["tool_calls"]
-    for i, name in enumerate(HEADER_CLICKS[1:], 1):
-        args = json.dumps({"role": "link", "name": name})
-        calls.append({"id": f"call_{i}", "type": "function",
-                      "function": {"name": "click", "arguments": args}})  # fmt: skip
-    calls.insert(2, {"id": "call_bad", "type": "function",
-                     "function": {"name": "click", "arguments": '{"role": '}})  # fmt: skip
-    replies = [Recorded(body=body), Recorded(body=openai_reply("done", {}, call_id="call_done"))]
-    r = await run(worker, suite["header-enumeration"], replies, openai_arm)
-    record = r.record
-    assert record.result == "passed", record.failed_checks
-    assert record.planner_calls == 2  # one reply held five actions
-    assert [s.op for s in record.steps] == ["click"] * 5 + ["done"]
-    assert [s.target for s in record.steps[:5]] == [f"link {n!r}" for n in HEADER_CLICKS]
-    answer = r.replay.requests[1].body["messages"][3:]
-    assert [m["tool_call_id"] for m in answer if m["role"] == "tool"] == [
-        "call_0", "call_1", "call_bad", "call_2", "call_3", "call_4",
-    ]  # fmt: skip
-    by_id = {m["tool_call_id"]: m["content"] for m in answer if m["role"] == "tool"}
-    assert by_id["call_bad"].startswith("error: click: arguments are not valid JSON")
-    assert by_id["call_0"].startswith("click: ok")
-    assert "url: http://headers.proctor.test/" in by_id["call_4"]  # the last: with the page

@@ -105,6 +105,9 @@ class LLMAgent:
             model=model,
             mode=self.config.mode,
             plan=self._policy.plan if self._policy else None,
+            invalid_calls=ledger.invalid_calls,
+            infra_seconds=round(ledger.waits.infra_ms / 1000, 4),
+            provider_failing=ledger.waits.failing,
         )
 
 

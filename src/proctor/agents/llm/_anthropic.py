@@ -85,7 +85,7 @@ def body(config: ModelConfig, request: Request) -> dict[str, Any]:
     if request.tools:
         params["tools"] = [t.anthropic() for t in request.tools]
         params["tool_choice"] = {
-            "type": "any" if request.force_tool else "auto",
+            "type": "any" if config.forced(request.force_tool) else "auto",
             "disable_parallel_tool_use": True,
         }
     return params

@@ -24,6 +24,21 @@ Tracer = Callable[..., None]
 """``trace(kind, **data)``: adds an event to the attempt's trace."""
 
 
+@dataclass
+class ProviderWaits:
+    """Time lost to a failing provider: infra time, never the model's.
+
+    Attributes:
+        infra_ms: Milliseconds spent in tries that failed (a 429, 5xx, timeout or
+            dropped connection) and in the backoff before each retry.
+        failing: A decision's call has failed and is being retried now: a wall
+            limit reached meanwhile falls inside an infra wait.
+    """
+
+    infra_ms: float = 0.0
+    failing: bool = False
+
+
 @dataclass(frozen=True)
 class Answered:
     """A reply and how long it took to get it."""
@@ -42,16 +57,22 @@ async def call_model(
     *,
     trace: Tracer,
     closing: asyncio.Event | None = None,
+    waits: ProviderWaits | None = None,
 ) -> Answered:
     """Ask once; retry a 429, 5xx, timeout or dropped connection with backoff.
 
     Retries stop at ``config.retries`` or when the next one would end past
-    ``config.deadline`` seconds from the first try.
+    ``config.deadline`` seconds from the first try. A timed-out request's
+    connection is closed before the retry is sent (the SDKs' HTTP client drops a
+    connection whose response did not arrive), so a server that notices the
+    hang-up can stop computing. The failed tries and the backoff are counted in
+    ``waits`` as infra time.
 
     Raises:
         ProviderFault: when no try returned a message: an infra fault, never scored.
     """
     closing = closing or asyncio.Event()
+    waits = waits if waits is not None else ProviderWaits()
     loop = asyncio.get_running_loop()
     first = loop.time()
     deadline = first + config.deadline
@@ -68,6 +89,8 @@ async def call_model(
             reply = await wire.complete(request)
         except CallFailed as exc:
             exc.message = redact(exc.message, config)
+            waits.failing = True
+            waits.infra_ms += (loop.time() - t0) * 1000
             delay = min(
                 exc.retry_after if exc.retry_after is not None else config.backoff * 2**retries,
                 MAX_BACKOFF,
@@ -89,12 +112,17 @@ async def call_model(
                 ) from None
             retries += 1
             if delay > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(closing.wait(), delay)
+                slept = loop.time()
+                try:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(closing.wait(), delay)
+                finally:
+                    waits.infra_ms += (loop.time() - slept) * 1000
             if closing.is_set():
                 raise ProviderFault(f"{config.provider} model {config.model}: closed") from None
             continue
         now = loop.time()
+        waits.failing = False
         return Answered(
             reply=reply,
             started_at=started_at,
@@ -118,6 +146,10 @@ class Ledger:
     prices: PriceTable
     calls: list[PlannerCall] = field(default_factory=list)
     recording: str | None = None
+    waits: ProviderWaits = field(default_factory=ProviderWaits)
+    invalid_calls: int = 0
+    """Tool calls (or replies with none) that were not a usable action, each given a
+    repair turn: the error went back to the model as the call's result."""
 
     def add(
         self,

@@ -18,6 +18,8 @@ MODEL_KINDS = ("openai", "openai-compatible", "anthropic")
 """Spec kinds that name a model."""
 
 Wire = Literal["openai", "anthropic"]
+ToolChoice = Literal["auto", "required"]
+TOOL_CHOICES: tuple[ToolChoice, ...] = ("auto", "required")
 
 DEFAULT_KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 FLAGS = ("plan", "vision", "spend")
@@ -46,6 +48,9 @@ class ModelConfig:
         spend: Ask the provider for the account's spend after a run.
         prompts: A prompt variant folder overriding the shipped prompt files.
         prices: A price table overriding the shipped one.
+        tool_choice: ``required`` (the model must call a tool) or ``auto``; None is the
+            provider's default here: required for OpenAI and Anthropic, auto for
+            openai-compatible servers (not every one knows required).
     """
 
     provider: str
@@ -64,10 +69,19 @@ class ModelConfig:
     spend: bool = False
     prompts: Path | None = None
     prices: Path | None = None
+    tool_choice: ToolChoice | None = None
 
     @property
     def wire(self) -> Wire:
         return "anthropic" if self.provider == "anthropic" else "openai"
+
+    def forced(self, force_tool: bool) -> bool:
+        """Whether a request that wants a tool call (``force_tool``) is sent as required."""
+        if not force_tool:
+            return False
+        if self.tool_choice is not None:
+            return self.tool_choice == "required"
+        return self.provider != "openai-compatible"
 
     @property
     def mode(self) -> str | None:
@@ -100,7 +114,8 @@ def parse_model_spec(spec: str) -> ModelConfig:
     usage = (
         "use openai:MODEL, openai-compatible:MODEL@URL or anthropic:MODEL, with options "
         "+plan +vision +spend +key=ENV +url=URL +temperature=T +max_tokens=N +timeout=S "
-        "+retries=N +backoff=S +deadline=S +plan_steps=N +prompts=DIR +prices=FILE"
+        "+retries=N +backoff=S +deadline=S +plan_steps=N +prompts=DIR +prices=FILE "
+        "+tool_choice=required|auto"
     )
     if kind not in MODEL_KINDS or not head.strip():
         raise RunError(f"model spec {spec!r}: {usage}")
@@ -139,6 +154,10 @@ def _with_options(config: ModelConfig, options: list[str], spec: str, usage: str
                 updates["key_env"] = value or None
             elif name == "url" and sep and value:
                 updates["base_url"] = value
+            elif name == "tool_choice" and sep:
+                if value not in TOOL_CHOICES:
+                    raise ValueError(f"+tool_choice={value}: give required or auto")
+                updates["tool_choice"] = value
             else:
                 raise ValueError(f"unknown option +{raw}")
         except ValueError as exc:

@@ -85,11 +85,11 @@ def body(config: ModelConfig, request: Request) -> dict[str, Any]:
     }
     if request.tools:
         params["tools"] = [t.openai() for t in request.tools]
+        params["tool_choice"] = "required" if config.forced(request.force_tool) else "auto"
         if config.provider == "openai":
-            params["tool_choice"] = "required" if request.force_tool else "auto"
+            # Not every compatible server knows parallel_tool_calls; the policy runs
+            # parallel calls in order when a server sends them anyway.
             params["parallel_tool_calls"] = False
-        else:  # not every compatible server knows "required" or parallel_tool_calls
-            params["tool_choice"] = "auto"
     if config.temperature is not None:
         params["temperature"] = config.temperature
     if config.provider == "openai":

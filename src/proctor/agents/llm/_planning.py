@@ -48,8 +48,9 @@ async def make_plan(
     error: str | None = None
     while len(plan) < config.plan_steps and invalid < MAX_INVALID:
         text = prompts.render("plan", brief=brief, observation=observation, plan=plan)
+        request = Request(system, (UserText(text),), tools)
         answered = await call_model(
-            wire, Request(system, (UserText(text),), tools), config, trace=trace, closing=closing
+            wire, request, config, trace=trace, closing=closing, waits=ledger.waits
         )
         reply = answered.reply
         try:
@@ -58,6 +59,7 @@ async def make_plan(
             parsed = parse_call(reply.calls[0], PLAN_TOOLS)
         except ToolCallError as exc:
             invalid += 1
+            ledger.invalid_calls += 1
             error = str(exc)
             status: PlannerStatus = "tool_error" if reply.calls else "no_tool"
             tool = reply.calls[0].name if reply.calls else None

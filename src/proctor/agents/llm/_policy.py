@@ -2,9 +2,21 @@
 
 The conversation is the brief with the first observation, then for each
 decision the model's tool call and, once the loop has acted, the new
-observation as that call's result. A reply that is not one valid action is a
-recorded planner error; the model is told what was wrong and asked again, a
-few times at most.
+observation as that call's result.
+
+A reply is read the way the providers' own agent loops read it:
+
+- several tool calls run in order, each a counted step; the next request
+  answers every call id (a call never reached is answered as not run);
+- text beside a call is kept in the record (the trace and the decision's note);
+- a call with malformed or refused arguments gets a repair turn: its error goes
+  back as that call's result, and the model is asked again;
+- a reply with no call (text only, or empty) is answered with the ``nudge``
+  prompt file, which never suggests stopping, so the re-ask is never the
+  identical request.
+
+Each unusable call or reply is counted (``Ledger.invalid_calls``). Only
+``MAX_INVALID`` unusable replies in a row end the run, as ``planner_error``.
 """
 
 from __future__ import annotations
@@ -31,9 +43,9 @@ from proctor.records import Step
 from proctor.vocab import Surface
 
 MAX_INVALID = 3
-"""Unusable replies in a row before the run stops as a planner error."""
+"""Unusable replies in a row (each given a repair turn) before the run stops as a planner
+error."""
 NOT_RUN = "not run: one action per reply; this call was ignored"
-NUDGE = "Reply with exactly one tool call. Call `done` when the task is finished."
 
 Screenshot = Callable[[], Awaitable[bytes | None]]
 
@@ -129,7 +141,12 @@ class LLMPolicy:
         system = self.prompts.render("system", surface=self.surface)
         request = Request(system, tuple(self.messages), self.tools)
         return await call_model(
-            self.wire, request, self.config, trace=self.trace, closing=self.closing
+            self.wire,
+            request,
+            self.config,
+            trace=self.trace,
+            closing=self.closing,
+            waits=self.ledger.waits,
         )
 
     async def _next(self, observation: Observation) -> Decision:
@@ -143,14 +160,17 @@ class LLMPolicy:
             if not reply.calls:
                 error = "the reply called no tool" if reply.text else "the reply was empty"
                 self._planner_error(answered, "no_tool", None, error, reply.text)
+                self.ledger.invalid_calls += 1
                 invalid += 1
                 if invalid >= MAX_INVALID:
                     raise PlannerError(f"{invalid} replies in a row were not one valid tool call")
-                if reply.text:
-                    self.messages.append(UserText(NUDGE))
+                # The re-ask differs from the request that got nothing: a deterministic
+                # server would answer an identical one the same way.
+                self.messages.append(UserText(self.prompts.render("nudge", empty=not reply.text)))
                 continue
             parsed = [(call, self._parse(call)) for call in reply.calls]
             valid = [(c, a) for c, a in parsed if not isinstance(a, ToolCallError)]
+            self.ledger.invalid_calls += len(parsed) - len(valid)
             if not valid:
                 call, exc = parsed[0]
                 self._planner_error(answered, "tool_error", call.name, str(exc), reply.text)

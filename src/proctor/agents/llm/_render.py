@@ -27,7 +27,16 @@ from proctor.computer.observation import Observation
 from proctor.errors import AgentError
 from proctor.records import Step
 
-PROMPT_FILES = ("system", "task", "observation", "planning", "plan", "judge_system", "judge")
+PROMPT_FILES = (
+    "system",
+    "task",
+    "observation",
+    "nudge",
+    "planning",
+    "plan",
+    "judge_system",
+    "judge",
+)
 """The prompt files a variant may override (each ``NAME.md``)."""
 
 MAX_SNAPSHOT_CHARS = 24_000

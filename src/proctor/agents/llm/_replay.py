@@ -30,6 +30,10 @@ from proctor.agents.llm._wire import RECORDING_HEADER
 from proctor.errors import AgentError
 
 START_TIMEOUT = 10.0
+DISCONNECT_POLL = 0.05
+"""Seconds between checks, during a delayed response, that the client is still there."""
+LOG_PATH = "/_replay/requests"
+LOAD_PATH = "/_replay/transcript"
 WireName = Literal["openai", "anthropic"]
 
 
@@ -68,7 +72,7 @@ class Transcript(BaseModel):
             raise AgentError(f"transcript {path}: {exc}") from exc
 
 
-@dataclass(frozen=True)
+@dataclass
 class Received:
     """One request the replay provider received; the key itself is never kept."""
 
@@ -78,6 +82,18 @@ class Received:
     authorized: bool
     served: int | None
     """Index of the response served, None when none was left."""
+    abandoned: bool = False
+    """The client closed the connection before the (delayed) response was sent."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "wire": self.wire,
+            "path": self.path,
+            "body": self.body,
+            "authorized": self.authorized,
+            "served": self.served,
+            "abandoned": self.abandoned,
+        }
 
 
 class ReplayProvider:
@@ -128,8 +144,9 @@ class ReplayProvider:
         ).removeprefix("Bearer ")
         authorized = self.key is None or sent == self.key
         index = self._take(wire, text) if authorized else None
+        received = Received(wire, request.url.path, body, authorized, index)
         with self._lock:
-            self.requests.append(Received(wire, request.url.path, body, authorized, index))
+            self.requests.append(received)
         headers = {RECORDING_HEADER: self.transcript.label}
         if not authorized:
             return JSONResponse(
@@ -143,11 +160,47 @@ class ReplayProvider:
             )
         rec = self.transcript.responses[index]
         if rec.delay and self._closing is not None:
-            # Waits on the closing event, so stop() never hangs on a slow response.
-            with suppress(TimeoutError):
-                await asyncio.wait_for(self._closing.wait(), rec.delay)
+            received.abandoned = await self._wait(request, rec.delay)
         payload = rec.body if rec.body is not None else _error(wire, "recorded error", "api_error")
         return JSONResponse(payload, rec.status, {**headers, **rec.headers})
+
+    async def _wait(self, request: Request, delay: float) -> bool:
+        """Wait ``delay`` seconds, or less when the client hangs up or the server stops.
+
+        Returns whether the client closed the connection first (a client that
+        gave up on a timed-out request: the retry must not queue behind it).
+        """
+        assert self._closing is not None
+        loop = asyncio.get_running_loop()
+        end = loop.time() + delay
+        while not self._closing.is_set():
+            left = end - loop.time()
+            if left <= 0:
+                return False
+            if await request.is_disconnected():
+                return True
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._closing.wait(), min(left, DISCONNECT_POLL))
+        return False
+
+    async def _log(self, request: Request) -> Response:
+        """Every request received so far, for a test driving a replay server in another process."""
+        with self._lock:
+            return JSONResponse({"requests": [r.as_dict() for r in self.requests],
+                                 "remaining": self._used.count(False)})  # fmt: skip
+
+    async def _load(self, request: Request) -> Response:
+        """Serve another transcript from now on, with an empty request log (one server
+        process, many tests)."""
+        try:
+            transcript = Transcript.model_validate_json(await request.body())
+        except ValueError as exc:
+            return JSONResponse({"error": {"message": f"bad transcript: {exc}"}}, 400)
+        with self._lock:
+            self.transcript = transcript
+            self._used = [False] * len(transcript.responses)
+            self.requests = []
+        return JSONResponse({"loaded": len(transcript.responses)})
 
     async def _openai(self, request: Request) -> Response:
         return await self._complete(request, "openai")
@@ -173,6 +226,8 @@ class ReplayProvider:
                 Route("/v1/chat/completions", self._openai, methods=["POST"]),
                 Route("/v1/messages", self._anthropic, methods=["POST"]),
                 Route("/v1/key", self._key, methods=["GET"]),
+                Route(LOG_PATH, self._log, methods=["GET"]),
+                Route(LOAD_PATH, self._load, methods=["POST"]),
             ],
             lifespan=lifespan,
         )
