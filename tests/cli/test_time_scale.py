@@ -1,4 +1,4 @@
-"""--time-scale: every wall limit scaled, recorded in run.json, shown in the report, kept on resume."""
+"""--time-scale: wall limits scaled, recorded in run.json, shown in the report, kept on resume."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from cli_support import output, probe, run_args, run_proctor, write_scenario
 
 pytestmark = pytest.mark.browser

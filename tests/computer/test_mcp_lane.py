@@ -61,10 +61,10 @@ async def test_tools_are_the_toolset_with_docstrings_as_descriptions(
 ) -> None:
     agent = InProcessAgent(calls=[("done", {})])
     await attempt_with(worker, suite["manual-selectors"], agent)
-    assert [t.name for t in agent.listed] == [*ops_on("browser"), "observe", "batch"]
-    from proctor.computer._mcp_tools import Batch, Observe
+    assert [t.name for t in agent.listed] == [*ops_on("browser"), "observe", "screenshot", "batch"]
+    from proctor.computer._mcp_tools import Batch, Observe, Screenshot
 
-    models = {**ops_on("browser"), "observe": Observe, "batch": Batch}
+    models = {**ops_on("browser"), "observe": Observe, "screenshot": Screenshot, "batch": Batch}
     for tool in agent.listed:
         assert tool.description == inspect.cleandoc(models[tool.name].__doc__ or ""), tool.name
         assert "op" not in tool.input_schema["properties"], tool.name

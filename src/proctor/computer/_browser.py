@@ -42,7 +42,7 @@ from proctor.computer._routing import (
     scheme_allowed,
 )
 from proctor.computer.attempt import AttemptInfo, CallCounter
-from proctor.computer.observation import Observation, TabInfo
+from proctor.computer.observation import Capture, Observation, TabInfo
 from proctor.computer.user import UserChannel
 from proctor.errors import BrowserFault, ComputerError, SetupFault
 from proctor.records import Step
@@ -337,6 +337,24 @@ class BrowserComputer:
     async def screenshot_bytes(self) -> bytes | None:
         """A PNG of the observed page; None when the page cannot be captured."""
         return await _observe.screenshot_bytes(self)
+
+    async def look(self) -> Capture | None:
+        """The agent's own screenshot: the observed page's viewport as a PNG, with its size.
+
+        Counted as one of the agent's tool calls (not an action, not an input), and
+        refused past the tool-call limit, exactly as ``observe``; traced as a
+        ``screenshot`` event (sizes and the PNG's SHA-256). None when the page cannot
+        be captured (the call still counts: the agent spent it).
+
+        Raises:
+            LimitReached: when the attempt's tool-call limit is used up.
+            BrowserFault: when the browser itself failed.
+        """
+        self.recorder.count_call()
+        self._check_alive()
+        shot = await _observe.capture(self)
+        self.recorder.captured(shot)
+        return shot
 
     # ----- acting -----------------------------------------------------------
 

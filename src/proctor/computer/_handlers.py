@@ -258,13 +258,16 @@ async def scroll(c: BrowserComputer, action: a.Scroll, facts: Facts) -> Handled:
         "right": (action.amount, 0),
     }[action.direction]
     target = action.target()
-    if target is not None:
+    point = target.xy if target is not None else None
+    if point is not None:
+        await c.page.mouse.move(*point)
+    elif target is not None:
         await locator(c, target).hover()
     else:
         w, h = c.options.viewport
         await c.page.mouse.move(w / 2, h / 2)
     await c.page.mouse.wheel(dx, dy)
-    position = await c.page.evaluate(js.SCROLL_SETTLE_JS)
+    position = await c.page.evaluate(js.SCROLL_SETTLE_JS, list(point) if point else None)
     facts["scroll"] = position
     return Handled(f"scrolled {action.direction} to {position}")
 

@@ -1,14 +1,17 @@
 """The MCP toolset, generated from the action models (one source of truth).
 
 Tools are exactly: one per action op of the attempt's surface (``ops_on``), plus
-``observe`` and ``batch``. A tool's description is its model's docstring; its input schema is
-the model's JSON schema without the ``op`` field (both from ``tool_schema``, the
-builder the LLM agents' tools use too).
+``observe``, ``screenshot`` and ``batch``. A tool's description is its model's docstring; its
+input schema is the model's JSON schema without the ``op`` field (both from ``tool_schema``,
+the builder the LLM agents' tools use too). What the lane serves is plain text: no RST
+markup, and every enum field says what each of its values means (a test walks them).
 
 What is counted (the numbers in attempt.json):
 - ``tool_calls``: every ``tools/call`` the agent sends counts once, valid or
-  not, except ``batch``, which counts once per member it runs. Listing tools
-  and the protocol handshake are not tool calls.
+  not, except ``batch``, which counts once per member it runs. ``observe`` and
+  ``screenshot`` are observations the agent asked for: one tool call each, not
+  actions (no Step, not against the step limit), not inputs. Listing tools and
+  the protocol handshake are not tool calls.
 - ``inputs``: every run action whose op sends input to the page
   (``INPUT_OPS``), batch members included.
 """
@@ -40,6 +43,17 @@ class Observe(BaseModel):
     }
 
 
+class Screenshot(BaseModel):
+    """See the page as pixels: a PNG of the active tab's viewport, and the viewport's size in CSS pixels. The x,y of click, hover, drag and scroll are CSS pixels of that viewport, measured from its top-left corner; the result says how many PNG pixels make one CSS pixel (1 unless the display is scaled). Counts as one tool call."""  # noqa: E501
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    surface_doc: ClassVar[dict[Surface, str]] = {
+        "desktop": "See the screen as pixels: a PNG of the whole desktop, and its size in "
+        "pixels. The desktop tools act on controls by ref (from observe), not at "
+        "coordinates. Counts as one tool call."
+    }
+
+
 class Batch(BaseModel):
     """Run several actions in order, each as if called on its own tool: every member run counts as one tool call (and as one input when its op sends input). The batch stops after a member that fails or is refused, and after done; members not run are not counted."""  # noqa: E501
 
@@ -53,18 +67,31 @@ class Batch(BaseModel):
     )
 
 
-TOOL_MODELS: dict[str, type[BaseModel]] = {**ACTION_TYPES, "observe": Observe, "batch": Batch}
+OWN_TOOLS: dict[str, type[BaseModel]] = {
+    "observe": Observe,
+    "screenshot": Screenshot,
+    "batch": Batch,
+}
+"""The lane's tools that are not actions, in the order they are listed (after the actions)."""
+
+TOOL_MODELS: dict[str, type[BaseModel]] = {**ACTION_TYPES, **OWN_TOOLS}
 """Every tool a lane may expose, by name (a lane exposes those of its surface)."""
 
-if len(TOOL_MODELS) != len(ACTION_TYPES) + 2:  # an op named observe or batch would shadow a tool
-    raise RuntimeError("an action op collides with the observe or batch tool")
+if len(TOOL_MODELS) != len(ACTION_TYPES) + len(OWN_TOOLS):  # an op would shadow a tool
+    raise RuntimeError("an action op collides with the observe, screenshot or batch tool")
 
 _ACTION = TypeAdapter(Action)
 
 
-def tool_models(surface: Surface = "browser") -> dict[str, type[BaseModel]]:
-    """The tools of a lane on ``surface``: its actions, then observe and batch."""
-    return {**ops_on(surface), "observe": Observe, "batch": Batch}
+def tool_models(
+    surface: Surface = "browser", *, screenshot: bool = True
+) -> dict[str, type[BaseModel]]:
+    """The tools of a lane on ``surface``: its actions, then observe, screenshot and batch.
+
+    ``screenshot`` is left out when false (a computer that cannot take one).
+    """
+    own = {n: m for n, m in OWN_TOOLS.items() if screenshot or n != "screenshot"}
+    return {**ops_on(surface), **own}
 
 
 def description(name: str, surface: Surface = "browser") -> str:
@@ -82,18 +109,25 @@ class BadCall(ValueError):
 
 
 def parse(
-    name: str, arguments: dict[str, Any] | None, surface: Surface = "browser"
-) -> Action | Observe | Batch:
-    """What a tool call stands for: an action of ``surface``, ``Observe`` or ``Batch``.
+    name: str,
+    arguments: dict[str, Any] | None,
+    surface: Surface = "browser",
+    *,
+    screenshot: bool = True,
+) -> Action | Observe | Screenshot | Batch:
+    """What a tool call stands for: an action of ``surface``, ``Observe``, ``Screenshot``
+    or ``Batch`` (``screenshot``: whether the lane offers that tool).
 
     Raises:
         BadCall: naming the tool and what is wrong with its arguments.
     """
     args = dict(arguments or {})
-    offered = tool_models(surface)
+    offered = tool_models(surface, screenshot=screenshot)
     try:
         if name == "observe":
             return Observe.model_validate(args)
+        if name == "screenshot" and name in offered:
+            return Screenshot.model_validate(args)
         if name == "batch":
             batch = Batch.model_validate(args)
             strange = [a.op for a in batch.actions if a.op not in offered]

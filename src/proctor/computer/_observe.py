@@ -12,7 +12,7 @@ from playwright.async_api import Page
 
 from proctor.computer import _scripts as js
 from proctor.computer._errors import first_line
-from proctor.computer.observation import Observation, TabInfo
+from proctor.computer.observation import Capture, Observation, TabInfo, png_size
 from proctor.errors import ComputerError
 from proctor.records import write_bytes_atomic
 
@@ -98,6 +98,26 @@ async def screenshot_bytes(computer: BrowserComputer) -> bytes | None:
         return await page.screenshot(timeout=SNAPSHOT_TIMEOUT_MS)
     except PlaywrightError:
         return None
+
+
+async def capture(computer: BrowserComputer) -> Capture | None:
+    """A PNG of the observed page's viewport and the viewport's size in CSS pixels.
+
+    Coordinates (Playwright's mouse, ``elementFromPoint``) are CSS pixels of the
+    viewport from its top-left corner, so the viewport is the space an agent's
+    x,y live in; the PNG is that viewport at the device scale. None when the page
+    cannot be captured.
+    """
+    data = await screenshot_bytes(computer)
+    if data is None:
+        return None
+    try:
+        png_w, png_h = png_size(data)
+    except ValueError:
+        return None
+    size = computer.page.viewport_size
+    width, height = (size["width"], size["height"]) if size else computer.options.viewport
+    return Capture(data, width, height, png_w, png_h)
 
 
 async def screenshot(computer: BrowserComputer, path: Path) -> bool:

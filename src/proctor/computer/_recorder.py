@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from proctor.computer.actions import INPUT_OPS
+from proctor.computer.observation import Capture
 from proctor.errors import LimitReached
 from proctor.records import Step, TraceEvent
 
@@ -18,7 +20,7 @@ class Recorder:
     """Counts tool calls, steps and primitive inputs, and stops at the limits.
 
     ``tool_calls`` are the agent's own calls to the toolset: every action, and
-    every observation the agent asked for. The observations the harness's loop
+    every observation and screenshot the agent asked for. The observations the harness's loop
     makes for an agent, after each action, are ``observations``: they count
     against no limit (one follows each action, which the step limit bounds).
 
@@ -57,6 +59,22 @@ class Recorder:
     def count_observation(self) -> None:
         """Count one observation the loop made for the agent (never a tool call)."""
         self.observations += 1
+
+    def captured(self, shot: Capture | None) -> None:
+        """Trace the agent's screenshot (its sizes and the PNG's SHA-256), or that it failed."""
+        if shot is None:
+            self.event("screenshot", error="the screen could not be captured")
+            return
+        self.event(
+            "screenshot",
+            surface=shot.surface,
+            width=shot.width,
+            height=shot.height,
+            png_width=shot.png_width,
+            png_height=shot.png_height,
+            bytes=len(shot.png),
+            sha256=hashlib.sha256(shot.png).hexdigest(),
+        )
 
     def next_index(self) -> int:
         return len(self.steps)

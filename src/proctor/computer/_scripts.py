@@ -78,13 +78,23 @@ INNER_BOX_JS = """(e) => {
   return {x: r.left + e.clientLeft, y: r.top + e.clientTop};
 }"""
 
-SCROLL_SETTLE_JS = """() => new Promise(resolve => {
+SCROLL_SETTLE_JS = """(point) => new Promise(resolve => {
+  // The page's scroll position, and with a point [x, y] every scroll box above the
+  // element there too (a wheel at a point scrolls the innermost box that can move).
+  const hit = point ? document.elementFromPoint(point[0], point[1]) : null;
+  const boxes = [];
+  for (let e = hit; e && e !== document.documentElement; e = e.parentElement) boxes.push(e);
+  const at = () => boxes.reduce((sum, e) => sum + e.scrollTop + e.scrollLeft * 1e-6,
+                                window.scrollY + window.scrollX * 1e-6);
   let last = -1, same = 0, frames = 0;
   const tick = () => {
-    const y = window.scrollY + window.scrollX * 1e-6;
+    const y = at();
     same = (y === last) ? same + 1 : 0; last = y; frames++;
-    if (same >= 3 || frames > 120) resolve({x: window.scrollX, y: window.scrollY});
-    else requestAnimationFrame(tick);
+    if (same >= 3 || frames > 120) {
+      const moved = boxes.find(e => e.scrollTop || e.scrollLeft);
+      const box = moved ? {box: {x: moved.scrollLeft, y: moved.scrollTop}} : {};
+      resolve({x: window.scrollX, y: window.scrollY, ...box});
+    } else requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
 })"""

@@ -251,7 +251,7 @@ class Click(_Pointable):
 
 
 class Fill(_Required):
-    """Replace the value of a text field with ``value``."""
+    """Replace the value of a text field with the given value."""
 
     op: Literal["fill"] = "fill"
     is_input = True
@@ -289,7 +289,7 @@ class Press(_Targeted):
     surfaces = BOTH
     surface_doc = {
         "desktop": "Press a control (by ref, or role and name): a button, a toggle or a menu "
-        "item does its own action, wherever the keyboard focus is. Send keys with `key`."
+        "item does its own action, wherever the keyboard focus is. Send keys with the key tool."
     }
     surface_hidden = {"desktop": frozenset({"key", "selector"})}
     key: str | None = Field(
@@ -314,11 +314,26 @@ class Type(_Targeted):
 
 
 class Scroll(_Targeted):
-    """Scroll the page, or an element, in a direction by some pixels."""
+    """Scroll in a direction by some pixels: the page (from the middle of the viewport), an element, or whatever scrolls under the point x,y."""  # noqa: E501
 
     op: Literal["scroll"] = "scroll"
-    direction: Literal["up", "down", "left", "right"] = "down"
+    direction: Literal["up", "down", "left", "right"] = Field(
+        default="down",
+        description="Which way the content moves into view: down shows what is below, up "
+        "what is above, right what is to the right, left what is to the left.",
+    )
     amount: int = Field(default=600, ge=1, le=20000, description="Pixels to scroll.")
+    x: float | None = Field(
+        default=None, description="Scroll at this point: x in CSS pixels of the viewport."
+    )
+    y: float | None = Field(
+        default=None, description="Scroll at this point: y in CSS pixels of the viewport."
+    )
+
+    def target(self) -> Target | None:
+        """The element or point scrolled at, or None for the page."""
+        given = self._given()
+        return given.chosen() if given is not None else None
 
 
 class Hover(_Pointable):
@@ -328,7 +343,7 @@ class Hover(_Pointable):
 
 
 class Point(_Strict):
-    """One end of a drag: an element's centre, or x,y (relative to ``within`` if given)."""
+    """One end of a drag: an element's centre, or x,y (relative to the drag's within element, if given)."""  # noqa: E501
 
     ref: str | None = None
     role: str | None = None
@@ -349,7 +364,7 @@ class Point(_Strict):
 
 
 class Drag(ActionModel):
-    """Press the pointer at ``start``, move it in steps to ``end``, release it."""
+    """Press the pointer down at start, move it in steps to end, and release it there."""
 
     op: Literal["drag"] = "drag"
     is_input = True
@@ -375,7 +390,11 @@ class Tabs(ActionModel):
 
     op: Literal["tabs"] = "tabs"
     watches_popups = False
-    action: Literal["list", "activate", "close"] = "list"
+    action: Literal["list", "activate", "close"] = Field(
+        default="list",
+        description="list: show the open tabs; activate: make tab index the active one; "
+        "close: close tab index.",
+    )
     index: int | None = Field(default=None, ge=0, description="Tab index for activate and close.")
 
     @model_validator(mode="after")
@@ -399,7 +418,12 @@ class Extract(_Targeted):
 
     op: Literal["extract"] = "extract"
     needs_lease = False
-    kind: Literal["text", "table", "links", "attribute"] = "text"
+    kind: Literal["text", "table", "links", "attribute"] = Field(
+        default="text",
+        description="text: the visible text; table: the first table's rows (keyed by its "
+        "header cells when it has them); links: each link's text and URL; attribute: the "
+        "value of the attribute named by attribute.",
+    )
     attribute: str | None = Field(default=None, description="Attribute name for kind=attribute.")
 
     @model_validator(mode="after")

@@ -7,13 +7,20 @@ proctor.computer.mcp_stdio URL`` bridges it to stdio for agents that only speak
 stdio.
 
 The tools are exactly the computer toolset, generated from the action models:
-one tool per op, ``observe`` and ``batch`` (see ``_mcp_tools``). Counting, as
-attempt.json records it:
+one tool per op, ``observe``, ``screenshot`` and ``batch`` (see ``_mcp_tools``).
+Counting, as attempt.json records it:
 
 - ``tool_calls``: every ``tools/call`` counts once, valid or not, except
   ``batch``, which counts once per member it runs. Listing tools and the
   handshake do not count. Calls after the attempt ended are refused, uncounted.
 - ``inputs``: every action run whose op sends input (``INPUT_OPS``).
+
+``screenshot`` is an observation the agent asked for, counted as ``observe`` is:
+one tool call, against the tool-call limit only (no Step, not an action, not an
+input). The computer takes it (``look``): a PNG as MCP image content, and a text
+giving the size of the space click, hover, drag and scroll coordinates are in
+(the viewport in CSS pixels); the trace gets a ``screenshot`` event with the
+sizes and the PNG's SHA-256. A computer without ``look`` is served no screenshot.
 
 Calls run one at a time, in arrival order. The computer enforces the limits and
 the control lease; when a limit is reached the call gets an error result naming
@@ -23,12 +30,13 @@ it and the lane ends (``end`` names the stop reason), as it does after ``done``.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import secrets
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import mcp_types as types
 import uvicorn
@@ -42,6 +50,7 @@ from proctor.computer._mcp_tools import (
     BadCall,
     Batch,
     Observe,
+    Screenshot,
     description,
     input_schema,
     parse,
@@ -50,7 +59,7 @@ from proctor.computer._mcp_tools import (
 )
 from proctor.computer.actions import Action, Done
 from proctor.computer.attempt import CallCounter
-from proctor.computer.observation import Observation
+from proctor.computer.observation import Capture, Observation
 from proctor.errors import ComputerError, LimitReached
 from proctor.records import Step
 from proctor.vocab import Surface
@@ -61,16 +70,19 @@ STOP_TIMEOUT = 5.0
 INSTRUCTIONS = (
     "These tools drive one browser for one task; they are the only way to act. "
     "Call observe to see the page (an aria snapshot whose [ref=eN] refs the other tools "
-    "accept), act with one tool per action or several at once with batch, and call done "
-    "(with the answer, if the task asks for one) when finished. Every tool call counts "
-    "against the task's tool-call limit; a batch counts once per action it runs."
+    "accept), or screenshot to see it as a PNG of the viewport (click, hover, drag and "
+    "scroll also take x,y in CSS pixels of that viewport, from its top-left corner). Act "
+    "with one tool per action or several at once with batch, and call done (with the "
+    "answer, if the task asks for one) when finished. Every tool call counts against the "
+    "task's tool-call limit; a batch counts once per action it runs."
 )
 DESKTOP_INSTRUCTIONS = (
     "These tools drive the apps of one desktop for one task; they are the only way to act. "
     "Call observe to see the app's window (an accessibility outline whose [ref=dN] refs the "
-    "other tools accept), act with one tool per action or several at once with batch, and "
-    "call done (with the answer, if the task asks for one) when finished. Every tool call "
-    "counts against the task's tool-call limit; a batch counts once per action it runs."
+    "other tools accept), or screenshot to see the whole screen as a PNG. Act with one tool "
+    "per action or several at once with batch, and call done (with the answer, if the task "
+    "asks for one) when finished. Every tool call counts against the task's tool-call "
+    "limit; a batch counts once per action it runs."
 )
 
 
@@ -90,6 +102,19 @@ class LaneComputer(Protocol):
     def trace(self, kind: str, **data: Any) -> None: ...
 
 
+@runtime_checkable
+class Looking(Protocol):
+    """A computer that takes the agent's screenshots (both of proctor's computers do).
+
+    Optional, as ``Accounting`` is for agents: the agents' ``Computer`` contract does
+    not carry it, so the lane asks for it and serves ``screenshot`` only when it is there.
+    """
+
+    async def look(self) -> Capture | None:
+        """A counted, traced screenshot; None when the screen cannot be captured."""
+        ...
+
+
 @dataclass(frozen=True)
 class LaneEnd:
     """Why the lane stopped taking calls.
@@ -106,16 +131,48 @@ class LaneEnd:
     error: BaseException | None = None
 
 
-def tools(surface: Surface = "browser") -> list[types.Tool]:
-    """The lane's tools on ``surface``, in the toolset's order."""
+def tools(surface: Surface = "browser", *, screenshot: bool = True) -> list[types.Tool]:
+    """The lane's tools on ``surface``, in the toolset's order (``screenshot``: with it)."""
     return [
         types.Tool(
             name=name,
             description=description(name, surface),
             input_schema=input_schema(name, surface),
         )
-        for name in tool_models(surface)
+        for name in tool_models(surface, screenshot=screenshot)
     ]
+
+
+def capture_text(shot: Capture) -> str:
+    """What a screenshot's text says: the size of the space coordinates are in."""
+    if shot.surface == "desktop":
+        return (
+            f"screenshot: the screen, {shot.width} x {shot.height} pixels. The desktop tools "
+            "act on controls by ref (from observe), not at coordinates."
+        )
+    return (
+        f"screenshot: the viewport, {shot.width} x {shot.height} CSS pixels (width x height); "
+        f"the PNG is {shot.png_width} x {shot.png_height} pixels, {shot.scale:g} PNG pixel(s) "
+        "per CSS pixel. The x,y of click, hover, drag and scroll are CSS pixels of this "
+        "viewport, from its top-left corner (0,0): a PNG pixel (px, py) is x = px / "
+        f"{shot.scale:g}, y = py / {shot.scale:g}."
+    )
+
+
+def _capture_result(shot: Capture) -> types.CallToolResult:
+    size = {"width": shot.width, "height": shot.height}
+    image = {"width": shot.png_width, "height": shot.png_height}
+    key = "screen" if shot.surface == "desktop" else "viewport"
+    return types.CallToolResult(
+        content=[
+            types.ImageContent(
+                data=base64.b64encode(shot.png).decode("ascii"), mime_type="image/png"
+            ),
+            types.TextContent(text=capture_text(shot)),
+        ],
+        structured_content={key: size, "image": image},
+        is_error=False,
+    )
 
 
 def _result(
@@ -145,8 +202,9 @@ class McpLane:
         self._lock = asyncio.Lock()
         self._path = f"/{secrets.token_urlsafe(16)}/mcp"
         self.surface: Surface = computer.surface
+        self._looking = computer if isinstance(computer, Looking) else None
         self._schemas = {name: input_schema(name, self.surface) for name in TOOL_MODELS}
-        self._tools = tools(self.surface)
+        self._tools = tools(self.surface, screenshot=self._looking is not None)
         self._socket: socket.socket | None = None
         self._server: _Uvicorn | None = None
         self._task: asyncio.Task[None] | None = None
@@ -265,19 +323,32 @@ class McpLane:
 
     async def _run(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         try:
-            call = parse(name, arguments, self.surface)
+            call = parse(name, arguments, self.surface, screenshot=self._looking is not None)
         except BadCall as exc:
             self.computer.calls.count_call()  # the agent spent a call on it
             return _result(str(exc), error=True)
         if isinstance(call, Observe):
             observation = await self.computer.observe()
             return _result(observation.render())
+        if isinstance(call, Screenshot):
+            return await self._screenshot()
         if isinstance(call, Batch):
             return await self._batch(call)
         step = await self.computer.act(call)
         self._after(call)
         text, structured = step_result(step)
         return _result(text, structured, error=step.status != "ok")
+
+    async def _screenshot(self) -> types.CallToolResult:
+        if self._looking is None:  # parse offers no screenshot then; never reached
+            raise ComputerError("this computer takes no screenshots; the lane offers none")
+        shot = await self._looking.look()  # counted, and traced, by the computer
+        if shot is None:
+            return _result(
+                "screenshot: the screen could not be captured; observe, or try again",
+                error=True,
+            )
+        return _capture_result(shot)
 
     async def _batch(self, batch: Batch) -> types.CallToolResult:
         steps: list[dict[str, Any]] = []

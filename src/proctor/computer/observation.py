@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
 
 from proctor.vocab import Surface
@@ -76,3 +77,45 @@ class Observation:
         lines.append("outline:" if self.surface == "desktop" else "snapshot:")
         lines.append(self.snapshot)
         return "\n".join(lines)
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """A PNG's (width, height) in pixels, read from its IHDR chunk.
+
+    Raises:
+        ValueError: the bytes are not a PNG.
+    """
+    if len(png) < 24 or not png.startswith(PNG_SIGNATURE) or png[12:16] != b"IHDR":
+        raise ValueError("not a PNG image (no PNG signature and IHDR chunk)")
+    width, height = struct.unpack(">II", png[16:24])
+    return int(width), int(height)
+
+
+@dataclass(frozen=True)
+class Capture:
+    """A screenshot the agent asked for, and the space its coordinates live in.
+
+    Attributes:
+        png: The PNG: the browser's viewport, or the desktop's whole screen.
+        width: Width of the space x,y are given in: the viewport in CSS pixels (browser),
+            the screen in pixels (desktop).
+        height: Height of that space.
+        png_width: Width of the PNG in pixels (``width`` times the device scale).
+        png_height: Height of the PNG in pixels.
+        surface: What was captured: a browser's viewport or a desktop's screen.
+    """
+
+    png: bytes
+    width: int
+    height: int
+    png_width: int
+    png_height: int
+    surface: Surface = "browser"
+
+    @property
+    def scale(self) -> float:
+        """PNG pixels per CSS pixel (1.0 unless the display is scaled)."""
+        return self.png_width / self.width if self.width else 1.0

@@ -58,8 +58,10 @@ def tool_parameters(
             del schema["required"]
     # A union member carries its op; it is the discriminator, so it is required there.
     for member in schema.get("$defs", {}).values():
-        if "const" in member.get("properties", {}).get("op", {}):
+        op = member.get("properties", {}).get("op", {})
+        if "const" in op:
             member["required"] = ["op", *(f for f in member.get("required", []) if f != "op")]
+            op.setdefault("description", f"The action this member runs: the {op['const']} tool.")
     return schema
 
 

@@ -17,7 +17,6 @@ from proctor.records import ControlFile, EndState, JudgeVerdict, write_model_ato
 from proctor.scenario import JudgeCriterion
 from proctor.world import DOMAIN, FixtureServer, PersonaModel, Site, all_sites
 
-
 TIME_SCALE = (0.01, 100.0)
 """The factors ``--time-scale`` accepts."""
 

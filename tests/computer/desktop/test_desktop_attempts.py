@@ -6,9 +6,11 @@ harness, the run's files, the processes left on the machine.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shlex
+import struct
 import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -115,6 +117,7 @@ async def test_the_mcp_lane_serves_the_desktop_verbs(desk_worker: Worker) -> Non
     agent = LaneAgent(
         [
             ("observe", {}),
+            ("screenshot", {}),
             ("batch", {"actions": [{"op": "press", "role": "toggle button", "name": "9"}]}),
             ("press", {"role": "toggle button", "name": "AC"}),
             *digits,
@@ -130,10 +133,21 @@ async def test_the_mcp_lane_serves_the_desktop_verbs(desk_worker: Worker) -> Non
 
     arm = Arm(name="lane", spec="lane", factory=factory)
     record = await run_attempt(desk_worker, PlanItem(calc(), arm, 1), write=False)
-    assert [t.name for t in agent.listed] == [*ops_on("desktop"), "observe", "batch"]
+    assert [t.name for t in agent.listed] == [*ops_on("desktop"), "observe", "screenshot", "batch"]
     observed = "".join(getattr(c, "text", "") for c in agent.results[0].content)
     assert observed.startswith("app: calc\nwindow: galculator")
     assert "[ref=d" in observed and 'toggle button "7"' in observed
+    image, said = agent.results[1].content
+    assert isinstance(image, types.ImageContent) and image.mime_type == "image/png"
+    width, height = struct.unpack(">II", base64.b64decode(image.data)[16:24])
+    assert getattr(said, "text", "") == (
+        f"screenshot: the screen, {width} x {height} pixels. The desktop tools act on "
+        "controls by ref (from observe), not at coordinates."
+    )
+    assert agent.results[1].structured_content == {
+        "screen": {"width": width, "height": height},
+        "image": {"width": width, "height": height},
+    }
     read = agent.results[-3]
     assert read.structured_content is not None and read.structured_content["data"] == "7006652"
     refused = "".join(getattr(c, "text", "") for c in agent.results[-2].content)

@@ -27,7 +27,7 @@ from proctor.computer.desktop import _act, _screen, _tree
 from proctor.computer.desktop._app import App, Window
 from proctor.computer.desktop._host import DesktopHost
 from proctor.computer.desktop._tree import Node, Outline
-from proctor.computer.observation import Observation, TabInfo
+from proctor.computer.observation import Capture, Observation, TabInfo, png_size
 from proctor.computer.user import UserChannel
 from proctor.errors import DesktopError, DesktopFault
 from proctor.records import Step, StepStatus
@@ -238,6 +238,30 @@ class DesktopComputer:
             return await self.host.call(_screen.screenshot, self.host.session.display)
         except DesktopError:
             return None
+
+    async def look(self) -> Capture | None:
+        """The agent's own screenshot: the whole Xvfb screen as a PNG, with its size.
+
+        Counted and traced as the browser's ``look`` is: one tool call, like ``observe``,
+        and a ``screenshot`` event. None when the screen cannot be read.
+
+        Raises:
+            LimitReached: when the attempt's tool-call limit is used up.
+            DesktopFault: when an app of the attempt exited.
+        """
+        self.recorder.count_call()
+        self.ensure_alive()
+        data = await self.screenshot_bytes()
+        shot = None
+        if data is not None:
+            try:
+                width, height = png_size(data)
+            except ValueError:
+                pass
+            else:
+                shot = Capture(data, width, height, width, height, surface="desktop")
+        self.recorder.captured(shot)
+        return shot
 
     async def observe(self, *, auto: bool = False) -> Observation:
         """The observed app's window: its outline with refs, the windows, the last error."""
