@@ -17,6 +17,12 @@ from proctor.world import all_sites
 os.environ["PROCTOR_RETRY_DELAYS"] = "0"
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Slow tests first: pytest-xdist hands them out before the many short ones, so no
+    long test starts last and leaves the other workers idle while it runs alone."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session")
 def suite() -> dict[str, LoadedScenario]:
     """The shipped scenarios, by id."""

@@ -35,7 +35,7 @@ class ReplayServer:
 
     def base_url(self, wire: str) -> str:
         root = f"http://127.0.0.1:{self.port}"
-        return f"{root}/v1" if wire == "openai" else root
+        return root if wire == "anthropic" else f"{root}/v1"
 
     def log(self) -> dict[str, Any]:
         url = f"http://127.0.0.1:{self.port}/_replay/requests"

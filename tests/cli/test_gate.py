@@ -74,6 +74,7 @@ def go_run(work: Path) -> subprocess.CompletedProcess[str]:
     return proctor(*args, "--repeat", "5", "--label", "go", cwd=work)
 
 
+@pytest.mark.slow
 def test_two_oracle_arms_give_go_canary_first(
     work: Path, go_run: subprocess.CompletedProcess[str]
 ) -> None:
@@ -166,6 +167,7 @@ def test_stored_runs_gate_go_then_promote_and_edit_invalidate(
     assert load_gate(fresh).scenarios == ()
 
 
+@pytest.mark.slow
 def test_scripted_candidate_failing_ten_attempts_is_no_go_then_demoted(
     work: Path, tmp_path: Path
 ) -> None:
@@ -222,6 +224,7 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
+@pytest.mark.slow
 def test_refs_runs_each_refs_agent_from_its_worktree(tmp_path: Path, results: Path) -> None:
     repo = tmp_path / "agent"
     repo.mkdir()

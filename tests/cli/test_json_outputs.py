@@ -26,6 +26,7 @@ SCENARIOS = [
 ]
 
 
+@pytest.mark.slow
 def test_verify_json_lists_every_obligation_and_exits_1_on_a_violation(
     scenarios: Path, proctor: Proctor
 ) -> None:
@@ -65,6 +66,7 @@ DETAILS = {
 }
 
 
+@pytest.mark.slow
 def test_diagnose_json_groups_failed_attempts_with_their_folders(
     scenarios: Path, results: Path, proctor: Proctor
 ) -> None:

@@ -114,6 +114,7 @@ def _md_rows(markdown: str, first_cell: str) -> list[list[str]]:
     return rows
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 async def test_two_replay_arms_side_by_side_and_paired(
     scenarios: Path, results: Path, proctor: Proctor

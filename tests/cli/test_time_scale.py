@@ -12,6 +12,7 @@ from cli_support import output, probe, run_args, run_proctor, write_scenario
 pytestmark = pytest.mark.browser
 
 
+@pytest.mark.slow
 def test_a_scaled_run_says_so_everywhere_and_a_resume_cannot_change_the_scale(
     tmp_path: Path,
 ) -> None:

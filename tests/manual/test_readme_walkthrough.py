@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from proctor.manual._plan import CI_VARIABLES
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -19,6 +21,7 @@ def _walkthrough() -> str:
     return block[: block.index("```")]
 
 
+@pytest.mark.slow
 def test_the_readme_walkthrough_prepares_serves_grades_and_summarizes(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in CI_VARIABLES}
     env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '/usr/bin:/bin')}"

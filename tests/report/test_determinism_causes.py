@@ -162,7 +162,7 @@ def test_causes_group_with_counts_paths_and_infra_apart() -> None:
         ("setup", True, ["l/x-1"]),
         ("timeout", True, ["b/x-1"]),
         ("tool limit", True, ["c/x-1", "d/x-1"]),
-        ("planner error", True, ["e/x-1"]),
+        ("planner error: no usable tool call", True, ["e/x-1"]),
         ("agent error", True, ["o/x-1"]),
         ("guard stop: no_progress", True, ["f/x-1"]),
         ("boundary stop: owner_required", True, ["g/x-1"]),

@@ -49,6 +49,7 @@ async def run(
     )
 
 
+@pytest.mark.slow
 async def test_inline_pool_and_ray_write_the_same_tree(
     tmp_path: Path, suite: dict[str, LoadedScenario]
 ) -> None:
@@ -139,6 +140,7 @@ async def test_a_killed_pool_worker_is_a_worker_fault_and_its_attempt_is_retried
     assert by_id["loop-shadow-dom"].infra_faults == []
 
 
+@pytest.mark.slow
 async def test_a_hung_pool_worker_is_killed_at_its_deadline_and_retried(
     tmp_path: Path, suite: dict[str, LoadedScenario], monkeypatch: pytest.MonkeyPatch
 ) -> None:

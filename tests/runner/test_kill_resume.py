@@ -130,6 +130,7 @@ def _not_a_subreaper() -> Iterator[None]:
         prctl(PR_SET_CHILD_SUBREAPER, was.value, 0, 0, 0)
 
 
+@pytest.mark.slow
 def test_killed_twice_and_resumed_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     """One test for the three executors, so the uninterrupted run is made once."""
     whole = uninterrupted(tmp_path / "whole")
@@ -171,6 +172,7 @@ def killed_twice_and_resumed(
     assert info["started_at"] == pytest.approx(legs[0]["started_at"], abs=5), where
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_the_attempts_in_flight_reaps_and_exits_130(tmp_path: Path) -> None:
     results = tmp_path / "results"
     run_dir = results / "int"

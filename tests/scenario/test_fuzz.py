@@ -332,6 +332,7 @@ def test_shipped_scenarios_pass_the_same_checks(folder: Path, path: Path) -> Non
     assert check(folder, path.stem, path.read_bytes()) == []
 
 
+@pytest.mark.slow
 @FUZZ
 @given(case=mutated())
 def test_mutated_shipped_scenarios(folder: Path, case: tuple[str, bytes]) -> None:

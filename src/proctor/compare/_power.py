@@ -14,7 +14,6 @@ from fractions import Fraction
 from functools import cache
 
 import numpy as np
-from scipy import stats
 
 from proctor.compare._rules import SEED_RULES, GateRules
 from proctor.compare._stats import fisher_drop_p
@@ -146,6 +145,8 @@ def rejection_region(
 def _power_of(
     region: frozenset[tuple[int, int]], base_n: int, cand_n: int, base: float, cand: float
 ) -> float:
+    from scipy import stats  # on first use: most commands never need it
+
     if not region:
         return 0.0
     xb, xc = (np.array(axis) for axis in zip(*region, strict=True))

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats
 
 EXACT_SIGN_FLIP_MAX = 16
 """Up to this many scenarios the sign-flip test enumerates all 2^k flips."""
@@ -39,6 +38,8 @@ def fisher_drop_p(base_passes: int, base_n: int, cand_passes: int, cand_n: int) 
 
     With no attempt on a side there is no evidence, and the p is 1.
     """
+    from scipy import stats  # on first use: most commands never need it
+
     _check_counts(base_passes, base_n, "baseline")
     _check_counts(cand_passes, cand_n, "candidate")
     if base_n == 0 or cand_n == 0:
@@ -72,6 +73,8 @@ def mcnemar_drop_p(base_only: int, cand_only: int) -> float:
         base_only: pairs the baseline passed and the candidate failed.
         cand_only: pairs the candidate passed and the baseline failed.
     """
+    from scipy import stats  # on first use: most commands never need it
+
     if base_only < 0 or cand_only < 0:
         raise ValueError("discordant pair counts cannot be negative")
     discordant = base_only + cand_only
@@ -87,6 +90,8 @@ def mcnemar_p(base_only: int, cand_only: int) -> float:
         base_only: pairs the baseline passed and the candidate failed.
         cand_only: pairs the candidate passed and the baseline failed.
     """
+    from scipy import stats  # on first use: most commands never need it
+
     if base_only < 0 or cand_only < 0:
         raise ValueError("discordant pair counts cannot be negative")
     discordant = base_only + cand_only
@@ -126,6 +131,8 @@ def sign_flip_p(diffs: Sequence[float], *, seed: int = 0) -> float:
 
 def mean_interval(diffs: Sequence[float], confidence: float = 0.95) -> Interval | None:
     """Student-t interval for the mean of paired differences; None with fewer than two."""
+    from scipy import stats  # on first use: most commands never need it
+
     k = len(diffs)
     if k < 2:
         return None

@@ -338,6 +338,14 @@ class BrowserComputer:
         """A PNG of the observed page; None when the page cannot be captured."""
         return await _observe.screenshot_bytes(self)
 
+    async def capture(self) -> Capture | None:
+        """The observed page's viewport as a PNG, with its size, uncounted and untraced.
+
+        What a pixel agent's harness sends with every action's result (the native
+        computer-use tools); the agent's own screenshot is ``look``.
+        """
+        return await _observe.capture(self)
+
     async def look(self) -> Capture | None:
         """The agent's own screenshot: the observed page's viewport as a PNG, with its size.
 

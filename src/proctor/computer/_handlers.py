@@ -133,7 +133,7 @@ async def click(c: BrowserComputer, action: a.Click, facts: Facts) -> Handled:
         hit = await frame_at(c, *point)
         facts.update(hit.facts)
         if hit.element is None:
-            await c.page.mouse.click(*point)
+            await c.page.mouse.click(*point, **action.mouse())
         else:
             # Through the element hit at that point, so that Playwright waits for a
             # main-frame navigation the click starts (a form post), as it does for
@@ -141,14 +141,14 @@ async def click(c: BrowserComputer, action: a.Click, facts: Facts) -> Handled:
             # sent. force: no actionability checks, the click lands at this point.
             # (Playwright does not wait for navigations inside child frames.)
             offset = await hit.element.evaluate(js.PADDING_OFFSET_JS, [hit.x, hit.y])
-            await hit.element.click(position=offset, force=True)
+            await hit.element.click(position=offset, force=True, **action.mouse())
     else:
         loc = locator(c, target)
         # Chromium reports a download link's download only after the click
         # returns; note it so act waits for it instead of racing it.
         if await loc.evaluate_all(js.DOWNLOAD_LINK_JS):
             c.pending.expected += 1
-        await loc.click()
+        await loc.click(**action.mouse())
     await settle(c)
     return Handled(f"clicked {target.describe()}; now at {c.page.url}")
 

@@ -18,7 +18,7 @@ outline's (``push button``, ``text``...).
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -248,6 +248,27 @@ class Click(_Pointable):
 
     op: Literal["click"] = "click"
     is_input = True
+    button: Literal["left", "right", "middle"] | None = Field(
+        default=None,
+        description="Which mouse button: left (the default) for an ordinary click, right "
+        "for a context menu, middle for the wheel button.",
+    )
+    clicks: int | None = Field(
+        default=None,
+        ge=1,
+        le=3,
+        description="Clicks in a row: 1 (the default), 2 for a double click (selects a "
+        "word), 3 for a triple click (selects a line or a field's text).",
+    )
+
+    def mouse(self) -> dict[str, Any]:
+        """Playwright's click options for the button and the count, when given."""
+        options: dict[str, Any] = {}
+        if self.button is not None:
+            options["button"] = self.button
+        if self.clicks is not None:
+            options["click_count"] = self.clicks
+        return options
 
 
 class Fill(_Required):

@@ -50,8 +50,9 @@ class Observation:
     surface: Surface = "browser"
     frontmost: str | None = None
 
-    def render(self) -> str:
-        """A compact text form for prompts and logs."""
+    def render(self, *, outline: bool = True) -> str:
+        """A compact text form for prompts and logs; without the snapshot (or the desktop's
+        outline) when ``outline`` is False, for agents that see the screen instead."""
         marked = [
             f"[{t.index}{'*' if t.index == self.active else ''}] "
             + (f"{t.url}: {t.title}" if self.surface == "desktop" else t.title or t.url)
@@ -74,8 +75,9 @@ class Observation:
         if self.error:
             lines.append(f"last error: {self.error}")
         lines.extend(f"note: {n}" for n in self.notes)
-        lines.append("outline:" if self.surface == "desktop" else "snapshot:")
-        lines.append(self.snapshot)
+        if outline:
+            lines.append("outline:" if self.surface == "desktop" else "snapshot:")
+            lines.append(self.snapshot)
         return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from proctor.agents import Agent, NullAgent, ScriptedAgent
-from proctor.agents.llm import is_model_spec, model_factory, model_skip
+from proctor.agents.llm import is_model_spec, model_factory, model_skip, surface_skip
 from proctor.agents.loop import ReferenceLoop, ScriptedPolicy
 from proctor.compare import CANARY_ARM
 from proctor.computer.actions import Action
@@ -128,7 +128,13 @@ class PlanItem:
     @property
     def skip(self) -> str | None:
         """Why this attempt cannot run here: its arm's reason, else its scenario's."""
-        return self.arm.skip or scenario_skip(self.scenario.scenario)
+        scenario = self.scenario.scenario
+        surface = "desktop" if scenario.world.desktop is not None else "browser"
+        return (
+            self.arm.skip
+            or surface_skip(self.arm.name, self.arm.spec, surface)
+            or scenario_skip(scenario)
+        )
 
 
 @functools.cache

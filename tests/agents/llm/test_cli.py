@@ -129,6 +129,7 @@ async def test_a_model_run_records_its_spend_and_never_its_key(
     assert FAKE_KEY not in done.stdout + done.stderr
 
 
+@pytest.mark.slow
 async def test_calibrate_reports_the_correct_prefix_per_variant(tmp_path: Path) -> None:
     variants = tmp_path / "variants"
     (variants / "stock").mkdir(parents=True)

@@ -62,6 +62,20 @@ def test_click_schema_is_exact() -> None:
                     "selector": {"type": "string", "description": "CSS selector."},
                     "x": {"type": "number", "description": "Page x coordinate in CSS pixels."},
                     "y": {"type": "number", "description": "Page y coordinate in CSS pixels."},
+                    "button": {
+                        "enum": ["left", "right", "middle"],
+                        "type": "string",
+                        "description": "Which mouse button: left (the default) for an ordinary "
+                        "click, right for a context menu, middle for the wheel button.",
+                    },
+                    "clicks": {
+                        "maximum": 3,
+                        "minimum": 1,
+                        "type": "integer",
+                        "description": "Clicks in a row: 1 (the default), 2 for a double click "
+                        "(selects a word), 3 for a triple click (selects a line or a field's "
+                        "text).",
+                    },
                 },
                 "type": "object",
             },

@@ -14,6 +14,7 @@ from proctor.agents.llm._arms import (
     model_factory,
     model_skip,
     spend_lines,
+    surface_skip,
 )
 from proctor.agents.llm._config import (
     MODEL_KINDS,
@@ -33,7 +34,10 @@ from proctor.agents.llm._replay import (
     ReplayProvider,
     Transcript,
     anthropic_reply,
+    computer_call,
+    function_call,
     openai_reply,
+    responses_reply,
 )
 from proctor.agents.llm._tools import ToolSpec, action_tools, tool_spec
 
@@ -61,7 +65,9 @@ __all__ = [
     "arm_mode",
     "arm_model",
     "arm_warnings",
+    "computer_call",
     "evidence",
+    "function_call",
     "is_model_spec",
     "load_prices",
     "make_judge",
@@ -72,7 +78,9 @@ __all__ = [
     "parse_model_spec",
     "refuse_same_model",
     "render_observation",
+    "responses_reply",
     "spend_lines",
+    "surface_skip",
     "tool_spec",
     "with_options",
 ]

@@ -11,6 +11,7 @@ from typing import Any
 from proctor.agents._protocol import Account, Computer, Outcome
 from proctor.agents.llm._call import Ledger
 from proctor.agents.llm._config import ModelConfig
+from proctor.agents.llm._native import Screenshots
 from proctor.agents.llm._policy import LLMPolicy, PlannerError
 from proctor.agents.llm._prices import PriceTable, load_prices
 from proctor.agents.llm._render import Prompts
@@ -31,6 +32,10 @@ def make_wire(config: ModelConfig) -> Wire:
         from proctor.agents.llm._anthropic import AnthropicWire
 
         return AnthropicWire(config)
+    if config.computer is not None:  # OpenAI's computer tool lives in the Responses API
+        from proctor.agents.llm._responses import ResponsesWire
+
+        return ResponsesWire(config)
     from proctor.agents.llm._openai import OpenAIWire
 
     return OpenAIWire(config)
@@ -65,6 +70,7 @@ class LLMAgent:
             last_step=lambda: watched.last,
             offer_user=computer.has_user,
             surface=computer.surface,
+            screen=computer if isinstance(computer, Screenshots) else None,
         )
         computer.trace(
             "model",
@@ -74,6 +80,7 @@ class LLMAgent:
             mode=self.config.mode,
             prompts=self.prompts.label,
             vision=self.config.vision,
+            computer=self.config.computer,
         )
         loop = ReferenceLoop(policy, label=self.kind)
         try:

@@ -38,8 +38,15 @@ def _input(call: ToolCall) -> Any:
     return value if isinstance(value, dict) else {}
 
 
-def messages(conversation: list[Message] | tuple[Message, ...]) -> list[dict[str, Any]]:
-    """The messages for ``conversation``; only the newest screenshot is sent."""
+def messages(
+    conversation: list[Message] | tuple[Message, ...], *, native: bool = False
+) -> list[dict[str, Any]]:
+    """The messages for ``conversation``; only the newest screenshot is sent.
+
+    With the native computer tool (``native``) a screenshot after tool calls goes
+    inside the last tool result, as the computer tool's result; otherwise it follows
+    the results.
+    """
     newest = last_image_index(conversation)
     out: list[dict[str, Any]] = []
     for i, msg in enumerate(conversation):
@@ -65,7 +72,10 @@ def messages(conversation: list[Message] | tuple[Message, ...]) -> list[dict[str
                 {"type": "tool_result", "tool_use_id": call_id, "content": text}
                 for call_id, text in msg.results
             ]
-            if image is not None:
+            if image is not None and native and results:
+                last = results[-1]
+                last["content"] = [{"type": "text", "text": last["content"]}, _image(image)]
+            elif image is not None:
                 results.append(_image(image))
             out.append({"role": "user", "content": results})
     return out
@@ -76,14 +86,19 @@ def body(config: ModelConfig, request: Request) -> dict[str, Any]:
     params: dict[str, Any] = {
         "model": config.model,
         "system": request.system,
-        "messages": messages(list(request.messages)),
+        "messages": messages(list(request.messages), native=request.native is not None),
         "max_tokens": config.max_tokens,
     }
     if config.temperature is not None:
         # The SDK no longer takes it as an argument; older models still accept it.
         params["extra_body"] = {"temperature": config.temperature}
-    if request.tools:
-        params["tools"] = [t.anthropic() for t in request.tools]
+    tools = [t.anthropic() for t in request.tools]
+    if request.native is not None:
+        tools.insert(0, request.native.anthropic())
+        if request.native.beta:
+            params["betas"] = [request.native.beta]
+    if tools:
+        params["tools"] = tools
         params["tool_choice"] = {
             "type": "any" if config.forced(request.force_tool) else "auto",
             "disable_parallel_tool_use": True,
@@ -125,7 +140,11 @@ class AnthropicWire:
     async def complete(self, request: Request) -> Reply:
         anthropic = self._anthropic
         try:
-            raw = await self._client.messages.with_raw_response.create(**body(self.config, request))
+            params = body(self.config, request)
+            if "betas" in params:  # the native computer tool is a beta: its own endpoint
+                raw = await self._client.beta.messages.with_raw_response.create(**params)
+            else:
+                raw = await self._client.messages.with_raw_response.create(**params)
             message = await parsed(raw)
         except anthropic.APITimeoutError as exc:
             raise CallFailed(f"timed out after {self.config.timeout:g}s", retryable=True) from exc

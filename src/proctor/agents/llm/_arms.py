@@ -34,6 +34,16 @@ def model_skip(arm: str, spec: str) -> str | None:
     return parse_model_spec(spec).missing_key(arm) if is_model_spec(spec) else None
 
 
+def surface_skip(arm: str, spec: str, surface: str) -> str | None:
+    """Why a model arm cannot act on ``surface`` (``+computer`` on a desktop), or None."""
+    if surface == "desktop" and is_model_spec(spec) and parse_model_spec(spec).computer:
+        return (
+            f"arm {arm}: +computer acts by pixels on a browser's viewport; this is a desktop "
+            "scenario (drop +computer to use proctor's desktop tools)"
+        )
+    return None
+
+
 def arm_model(spec: str) -> str | None:
     """The model id a spec names, for records of attempts that never called it."""
     return parse_model_spec(spec).model if is_model_spec(spec) else None

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from proctor.agents.llm._native import VERSIONS
 from proctor.errors import RunError
 
 MODEL_KINDS = ("openai", "openai-compatible", "anthropic")
@@ -51,6 +52,9 @@ class ModelConfig:
         tool_choice: ``required`` (the model must call a tool) or ``auto``; None is the
             provider's default here: required for OpenAI and Anthropic, auto for
             openai-compatible servers (not every one knows required).
+        computer: The provider's native computer-use tool type (``+computer``), or None
+            for proctor's own tools: ``computer_20251124`` or ``computer_20250124``
+            (Anthropic), ``computer`` or ``computer_use_preview`` (OpenAI's Responses API).
     """
 
     provider: str
@@ -70,6 +74,7 @@ class ModelConfig:
     prompts: Path | None = None
     prices: Path | None = None
     tool_choice: ToolChoice | None = None
+    computer: str | None = None
 
     @property
     def wire(self) -> Wire:
@@ -115,7 +120,7 @@ def parse_model_spec(spec: str) -> ModelConfig:
         "use openai:MODEL, openai-compatible:MODEL@URL or anthropic:MODEL, with options "
         "+plan +vision +spend +key=ENV +url=URL +temperature=T +max_tokens=N +timeout=S "
         "+retries=N +backoff=S +deadline=S +plan_steps=N +prompts=DIR +prices=FILE "
-        "+tool_choice=required|auto"
+        "+tool_choice=required|auto +computer[=TYPE]"
     )
     if kind not in MODEL_KINDS or not head.strip():
         raise RunError(f"model spec {spec!r}: {usage}")
@@ -154,6 +159,8 @@ def _with_options(config: ModelConfig, options: list[str], spec: str, usage: str
                 updates["key_env"] = value or None
             elif name == "url" and sep and value:
                 updates["base_url"] = value
+            elif name == "computer":
+                updates["computer"] = _computer_tool(config.wire, value if sep else None)
             elif name == "tool_choice" and sep:
                 if value not in TOOL_CHOICES:
                     raise ValueError(f"+tool_choice={value}: give required or auto")
@@ -168,6 +175,16 @@ def _with_options(config: ModelConfig, options: list[str], spec: str, usage: str
             f"model spec {spec!r}: retries >= 0, max_tokens >= 1, timeout > 0, plan_steps >= 1"
         )
     return config
+
+
+def _computer_tool(wire: Wire, value: str | None) -> str:
+    """The native computer tool type ``+computer[=TYPE]`` names for ``wire``."""
+    offered = VERSIONS[wire]
+    if value is None:
+        return offered[0]
+    if value not in offered:
+        raise ValueError(f"+computer={value}: {wire} offers {' or '.join(offered)}")
+    return value
 
 
 def with_options(spec: str, *, vision: bool = False, prices: Path | None = None) -> str:

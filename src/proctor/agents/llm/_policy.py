@@ -17,11 +17,18 @@ A reply is read the way the providers' own agent loops read it:
 
 Each unusable call or reply is counted (``Ledger.invalid_calls``). Only
 ``MAX_INVALID`` unusable replies in a row end the run, as ``planner_error``.
+
+With the provider's native computer tool (``+computer``, ``_native``) the model
+sees a screenshot and the url instead of the aria snapshot, and its ``computer``
+calls are translated into proctor's actions; a reply that only asks for a
+screenshot is answered with one (counted as the agent's tool call, as the MCP
+lane's ``screenshot`` is) and the model is asked again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,12 +38,30 @@ from proctor.agents._guards import Turn
 from proctor.agents.llm._call import Answered, Ledger, Tracer, call_model
 from proctor.agents.llm._config import ModelConfig
 from proctor.agents.llm._messages import Message, ToolCall, ToolResults, UserText
+from proctor.agents.llm._native import (
+    COMPUTER,
+    LOOK,
+    Look,
+    Native,
+    NativeTool,
+    Screenshots,
+    Shot,
+    scaled,
+    translate,
+)
 from proctor.agents.llm._planning import make_plan
 from proctor.agents.llm._render import Prompts, render_observation, render_result
-from proctor.agents.llm._tools import ToolCallError, ToolSpec, action_tools, parse_action
+from proctor.agents.llm._tools import (
+    ToolCallError,
+    ToolSpec,
+    action_tools,
+    computer_functions,
+    parse_action,
+    parse_call,
+)
 from proctor.agents.llm._wire import Request, Wire
 from proctor.agents.loop import Decision
-from proctor.computer.actions import USER_OPS, Action
+from proctor.computer.actions import ACTION_TYPES, USER_OPS, Action
 from proctor.computer.observation import Observation
 from proctor.errors import AgentError
 from proctor.records import Step
@@ -72,20 +97,46 @@ class LLMPolicy:
     closing: asyncio.Event = field(default_factory=asyncio.Event)
     messages: list[Message] = field(default_factory=list)
     _pending: tuple[ToolCall, ...] = ()
-    _queue: list[tuple[ToolCall, Action | ToolCallError]] = field(default_factory=list)
+    _queue: list[tuple[ToolCall, Native | ToolCallError]] = field(default_factory=list)
     """The calls of the last reply not run yet, in order (parallel tool calls)."""
     _results: list[tuple[str, str]] = field(default_factory=list)
     """(call id, result) of the last reply's calls run so far."""
     _running: ToolCall | None = None
     """The call whose action the loop is running now."""
+    screen: Screenshots | None = None
+    """The computer's screen, for the native computer tool (``config.computer``)."""
+    _shot: Shot | None = None
+    """The screenshot the model saw last (its coordinates are in that screen)."""
+
+    @property
+    def native(self) -> bool:
+        return self.config.computer is not None
 
     @property
     def tools(self) -> list[ToolSpec]:
+        if self.native:
+            return computer_functions(user=self.offer_user)
         return action_tools(user=self.offer_user, surface=self.surface)
 
+    async def _screen(self, *, look: bool = False) -> bytes | None:
+        """A screenshot scaled for the provider (``look``: the model asked for it, counted)."""
+        if self.screen is None:
+            raise PlannerError(
+                "+computer acts by pixels on a browser's viewport; this computer has none"
+            )
+        capture = await (self.screen.look() if look else self.screen.capture())
+        if capture is None:
+            return None
+        self._shot = scaled(capture, self.config.wire)
+        return self._shot.png
+
     async def decide(self, observation: Observation, history: Sequence[Turn]) -> Decision:
-        text = render_observation(observation)
-        image = await self.screenshot() if self.screenshot else None
+        if self.native:
+            text = observation.render(outline=False)
+            image = await self._screen()
+        else:
+            text = render_observation(observation)
+            image = await self.screenshot() if self.screenshot else None
         if not self.messages:
             if self.config.planning:
                 self.plan = await make_plan(
@@ -120,6 +171,9 @@ class LLMPolicy:
             if isinstance(item, ToolCallError):
                 self._results.append((call.id, f"error: {item}. Nothing was done."))
                 continue
+            if isinstance(item, Look):
+                self._results.append((call.id, "screenshot: the screen after the last call"))
+                continue
             self._running = call
             return Decision(item)
         return None
@@ -138,8 +192,16 @@ class LLMPolicy:
         self._pending, self._results, self._queue, self._running = (), [], [], None
 
     async def _ask(self) -> Answered:
-        system = self.prompts.render("system", surface=self.surface)
-        request = Request(system, tuple(self.messages), self.tools)
+        native: NativeTool | None = None
+        if self.native:
+            system = self.prompts.render("computer")
+            if self._shot is None:
+                raise PlannerError("+computer: the browser's viewport could not be captured")
+            version = self.config.computer or ""
+            native = NativeTool(self.config.wire, version, self._shot.screen)
+        else:
+            system = self.prompts.render("system", surface=self.surface)
+        request = Request(system, tuple(self.messages), self.tools, native=native)
         return await call_model(
             self.wire,
             request,
@@ -171,6 +233,12 @@ class LLMPolicy:
             parsed = [(call, self._parse(call)) for call in reply.calls]
             valid = [(c, a) for c, a in parsed if not isinstance(a, ToolCallError)]
             self.ledger.invalid_calls += len(parsed) - len(valid)
+            if reply.raw.get("safety_checks"):
+                self.trace("safety_checks", checks=reply.raw["safety_checks"])
+            if valid and all(a is LOOK for _, a in valid):
+                await self._look(answered, parsed, reply.text)
+                invalid = 0
+                continue
             if not valid:
                 call, exc = parsed[0]
                 self._planner_error(answered, "tool_error", call.name, str(exc), reply.text)
@@ -182,29 +250,62 @@ class LLMPolicy:
                 self._results = [(c.id, f"error: {e}. Nothing was done.") for c, e in parsed[1:]]
                 self._answer(f"error: {exc}. Nothing was done; call one tool with valid arguments.")
                 continue
-            call, action = valid[0]
+            call, action = next((c, a) for c, a in valid if a is not LOOK)
+            assert not isinstance(action, ToolCallError) and action is not LOOK
             record = self.ledger.add(answered, purpose="act", tool=call.name)
+            native = {}
+            if call.name == COMPUTER and self._shot is not None:
+                native = {"native": _json(call.arguments), **self._shot.screen.facts()}
             self.trace(
                 "planner_call",
                 **self.ledger.facts(record),
-                action=action.model_dump(exclude_none=True),
-                resolved=resolve_target(observation, action),
+                action=action.model_dump(exclude_none=True),  # type: ignore[union-attr]
+                resolved=resolve_target(observation, action),  # type: ignore[arg-type]
                 text=reply.text[:2000],
                 calls=len(reply.calls),
+                **native,
             )
             self._queue = parsed
             decision = self._pop()
             assert decision is not None  # a valid call is queued
             return Decision(decision.action, note=reply.text[:500])
 
-    def _parse(self, call: ToolCall) -> Action | ToolCallError:
-        """The call's action, or why it is not one."""
+    def _parse(self, call: ToolCall) -> Native | ToolCallError:
+        """The call's action (or, with the native tool, a screenshot request), or why it is
+        not one."""
         try:
             if call.name in USER_OPS and not self.offer_user:
                 raise ToolCallError(f"{call.name}: no user is reachable in this task")
-            return parse_action(call, self.surface)
+            if not self.native:
+                return parse_action(call, self.surface)
+            if call.name == COMPUTER:
+                if self._shot is None:
+                    raise ToolCallError("computer: no screenshot was taken yet")
+                return translate(self.config.wire, call.arguments, self._shot.screen)
+            allowed = {t.name: ACTION_TYPES[t.name] for t in self.tools}
+            return parse_call(call, allowed)  # type: ignore[return-value]
         except ToolCallError as exc:
             return exc
+
+    async def _look(
+        self, answered: Answered, parsed: list[tuple[ToolCall, Native | ToolCallError]], text: str
+    ) -> None:
+        """Answer a reply that only asks for a screenshot with one (a counted tool call)."""
+        record = self.ledger.add(answered, purpose="act", tool=COMPUTER)
+        self.trace(
+            "planner_call", **self.ledger.facts(record), action={"op": "screenshot"},
+            text=text[:2000], calls=len(parsed),
+        )  # fmt: skip
+        image = await self._screen(look=True)
+        said = "screenshot: the screen now" if image else "screenshot: the screen is not capturable"
+        self._results = [
+            (c.id, f"error: {a}. Nothing was done." if isinstance(a, ToolCallError) else said)
+            for c, a in parsed[:-1]
+        ]
+        last, item = parsed[-1]
+        self._running = last
+        result = f"error: {item}. Nothing was done." if isinstance(item, ToolCallError) else said
+        self._answer(result, image)
 
     def _planner_error(
         self, answered: Answered, status: Any, tool: str | None, error: str, text: str
@@ -223,3 +324,10 @@ def resolve_target(observation: Observation, action: Action) -> dict[str, str] |
         if control.ref == ref:
             return {"role": control.role, "name": control.name}
     return None
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text or "{}")
+    except ValueError:
+        return text

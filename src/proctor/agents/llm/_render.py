@@ -29,6 +29,7 @@ from proctor.records import Step
 
 PROMPT_FILES = (
     "system",
+    "computer",
     "task",
     "observation",
     "nudge",

@@ -34,7 +34,8 @@ DISCONNECT_POLL = 0.05
 """Seconds between checks, during a delayed response, that the client is still there."""
 LOG_PATH = "/_replay/requests"
 LOAD_PATH = "/_replay/transcript"
-WireName = Literal["openai", "anthropic"]
+WireName = Literal["openai", "anthropic", "responses"]
+"""openai: chat completions; anthropic: messages; responses: OpenAI's Responses API."""
 
 
 class Recorded(BaseModel):
@@ -113,7 +114,7 @@ class ReplayProvider:
     def base_url(self, wire: WireName) -> str:
         """What to give the SDK: OpenAI's ends in /v1, Anthropic's SDK adds /v1 itself."""
         root = f"http://127.0.0.1:{self.port}"
-        return f"{root}/v1" if wire == "openai" else root
+        return root if wire == "anthropic" else f"{root}/v1"
 
     @property
     def remaining(self) -> int:
@@ -208,6 +209,9 @@ class ReplayProvider:
     async def _anthropic(self, request: Request) -> Response:
         return await self._complete(request, "anthropic")
 
+    async def _responses(self, request: Request) -> Response:
+        return await self._complete(request, "responses")
+
     async def _key(self, request: Request) -> Response:
         headers = {RECORDING_HEADER: self.transcript.label}
         if self.transcript.spend is None:
@@ -225,6 +229,7 @@ class ReplayProvider:
             routes=[
                 Route("/v1/chat/completions", self._openai, methods=["POST"]),
                 Route("/v1/messages", self._anthropic, methods=["POST"]),
+                Route("/v1/responses", self._responses, methods=["POST"]),
                 Route("/v1/key", self._key, methods=["GET"]),
                 Route(LOG_PATH, self._log, methods=["GET"]),
                 Route(LOAD_PATH, self._load, methods=["POST"]),
@@ -339,5 +344,79 @@ def anthropic_reply(
             "output_tokens": output,
             "cache_read_input_tokens": read,
             "cache_creation_input_tokens": write,
+        },
+    }
+
+
+def computer_call(
+    action: dict[str, Any] | None = None,
+    *,
+    actions: list[dict[str, Any]] | None = None,
+    call_id: str = "call_1",
+    safety: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """A Responses ``computer_call`` output item: one ``action``, or batched ``actions``."""
+    item: dict[str, Any] = {
+        "type": "computer_call",
+        "id": f"cu_{call_id}",
+        "call_id": call_id,
+        "pending_safety_checks": safety or [],
+        "status": "completed",
+    }
+    if action is not None:
+        item["action"] = action
+    if actions is not None:
+        item["actions"] = actions
+    return item
+
+
+def function_call(name: str, args: dict[str, Any], *, call_id: str = "call_1") -> dict[str, Any]:
+    """A Responses ``function_call`` output item."""
+    return {
+        "type": "function_call",
+        "id": f"fc_{call_id}",
+        "call_id": call_id,
+        "name": name,
+        "arguments": json.dumps(args),
+        "status": "completed",
+    }
+
+
+def responses_reply(
+    *items: dict[str, Any],
+    text: str = "",
+    usage: tuple[int, int, int, int] = (100, 20, 0, 0),
+    model: str = "computer-use-preview-2025-03-11",
+    response_id: str = "resp_1",
+) -> dict[str, Any]:
+    """A Responses API body: optional text, then the output ``items``.
+
+    ``usage`` is (input, output, cached, reasoning) tokens.
+    """
+    output: list[dict[str, Any]] = []
+    if text:
+        output.append({
+            "type": "message", "id": f"msg_{response_id}", "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}],
+        })  # fmt: skip
+    output.extend(items)
+    given, made, cached, reasoning = usage
+    return {
+        "id": response_id,
+        "object": "response",
+        "created_at": 1_700_000_000,
+        "status": "completed",
+        "model": model,
+        "output": output,
+        "parallel_tool_calls": False,
+        "tool_choice": "auto",
+        "tools": [],
+        "usage": {
+            "input_tokens": given,
+            "input_tokens_details": {"cached_tokens": cached},
+            "output_tokens": made,
+            "output_tokens_details": {"reasoning_tokens": reasoning},
+            "total_tokens": given + made,
         },
     }

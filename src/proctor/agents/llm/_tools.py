@@ -88,6 +88,18 @@ def action_tools(*, user: bool = False, surface: Surface = "browser") -> list[To
     ]
 
 
+COMPUTER_FUNCTIONS = ("navigate", "back", "done")
+"""The function tools offered beside a provider's native computer tool: what a screen
+cannot show (the address bar, the history) and the end of the task, as the providers'
+own browser harnesses offer them."""
+
+
+def computer_functions(*, user: bool = False) -> list[ToolSpec]:
+    """The function tools beside the native computer tool (and the user's, when ``user``)."""
+    ops = [*COMPUTER_FUNCTIONS, *(("ask_user", "request_approval") if user else ())]
+    return [tool_spec(op, ACTION_TYPES[op], "browser") for op in ops]
+
+
 def tools_for(names: Iterable[str], table: dict[str, type[BaseModel]]) -> list[ToolSpec]:
     return [tool_spec(name, table[name]) for name in names]
 

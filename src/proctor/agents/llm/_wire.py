@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from proctor.agents.llm._messages import Message, Reply
+from proctor.agents.llm._native import NativeTool
 from proctor.agents.llm._tools import ToolSpec
 
 RECORDING_HEADER = "x-proctor-recording"
@@ -18,12 +19,17 @@ RETRY_STATUSES = frozenset({408, 409, 429})
 
 @dataclass(frozen=True)
 class Request:
-    """One model call: the system rules, the conversation and the tools."""
+    """One model call: the system rules, the conversation and the tools.
+
+    ``native`` is the provider's own computer tool (``+computer``), offered beside
+    ``tools``; tool results then carry the screenshot inside them.
+    """
 
     system: str
     messages: Sequence[Message]
     tools: Sequence[ToolSpec]
     force_tool: bool = True
+    native: NativeTool | None = None
 
 
 class CallFailed(Exception):
