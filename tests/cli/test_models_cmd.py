@@ -48,6 +48,7 @@ def test_arms_are_named_by_model_and_deduplicated() -> None:
             "openai-compatible:qwen/qwen3 coder@http://127.0.0.1:8080/v1",
             "fast=anthropic:claude-haiku-4-5",
             "openai:fast",
+            "anthropic:claude-sonnet-4-6+computer",
         ]
     ) == [
         ("gpt-4.1-mini", "openai:gpt-4.1-mini"),
@@ -56,6 +57,7 @@ def test_arms_are_named_by_model_and_deduplicated() -> None:
         ("qwen-qwen3-coder", "openai-compatible:qwen/qwen3 coder@http://127.0.0.1:8080/v1"),
         ("fast", "anthropic:claude-haiku-4-5"),
         ("fast-2", "openai:fast"),
+        ("claude-sonnet-4-6-computer", "anthropic:claude-sonnet-4-6+computer"),
     ]
 
 

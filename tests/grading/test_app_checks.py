@@ -29,7 +29,7 @@ AT = "2025-03-04T10:00:00+00:00"
 
 def draft(**fields: Any) -> dict[str, Any]:
     """A draft as the mail app snapshots it, with these fields."""
-    return {"at": AT, "edited": False, "in_reply_to": None, **fields}
+    return {"at": AT, "edited": False, "in_reply_to": None, "attachments": [], **fields}
 
 
 def event(**fields: Any) -> dict[str, Any]:
@@ -41,7 +41,8 @@ def event(**fields: Any) -> dict[str, Any]:
         "organizer": "sam@example.test",
     }
     people = [{"name": "", **a} for a in fields.pop("attendees", [])]
-    return {**base, "attendees": people, **fields}
+    origin = {"original_start": fields.get("start"), "original_end": fields.get("end")}
+    return {**base, **origin, "attendees": people, **fields}
 
 
 def post(**fields: Any) -> dict[str, Any]:
@@ -60,6 +61,7 @@ def sent(sid: str, to: list[str], subject: str, body: str, **extra: Any) -> dict
         "seeded": extra.pop("seeded", False),
         "in_reply_to": None,
         "thread": sid,
+        "attachments": extra.pop("attachments", []),
     }
 
 
@@ -85,6 +87,9 @@ MAIL = {
             sent("s1", ["ana@example.test"], "Old", "history", seeded=True),
             sent("s2", ["bo@example.test"], "Re: Lunch", "Yes, noon works", cc=["cy@example.test"]),
         ],
+        "folders": [],
+        "labels": [],
+        "rules": [],
     }
 }
 
@@ -211,6 +216,7 @@ CALENDAR = {
                 }
             ),
         ],
+        "deleted": [],
     }
 }
 

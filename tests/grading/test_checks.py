@@ -240,7 +240,8 @@ def test_submitted_files_by_original_sha256() -> None:
     bad = grade_one(spec, changed)
     assert bad.passed is False
     assert bad.detail == (
-        f"non-matching posts: #1: doc file sha256=['{other}'] (want invoice.pdf: {original})"
+        f"non-matching posts: #1: doc carried sha256 {other[:12]}… (no scratch file), "
+        f"not invoice.pdf (sha256 {original})"
     )
     twice = EndState(
         requests=[post(1, route="upload", files={"doc": [facts, facts]})],
@@ -249,7 +250,8 @@ def test_submitted_files_by_original_sha256() -> None:
     assert grade_one(spec, twice).passed is False
     unseeded = EndState(requests=[post(1, route="upload", files={"doc": [facts]})])
     assert grade_one(spec, unseeded).detail == (
-        f"non-matching posts: #1: doc file sha256=['{original}'] (want invoice.pdf: None)"
+        f"non-matching posts: #1: doc carried sha256 {original[:12]}… (no scratch file), "
+        "not invoice.pdf (never in the scratch folder)"
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -121,6 +122,62 @@ def test_pdf_pages_and_text_order() -> None:
     assert (absent.passed, absent.detail) == (False, "'Refund' is absent")
     broken = run({"pdf": {"path": "docs/broken.pdf", "pages": 1}}, STATE)
     assert not broken.passed and "not a readable PDF" in broken.detail
+
+
+@pytest.mark.parametrize(
+    ("on_pages", "read", "detail"),
+    [
+        (None, [1, 2, 3, 4], "'-42.80' is present (page 2); 'Fees' is present (page 3)"),
+        (1, [1], ""),
+        ("2", [2], "'-42.80' is present (page 2)"),
+        ("first", [1], ""),
+        ("last", [4], ""),
+        ("3-last", [3, 4], "'Fees' is present (page 3)"),
+        ("1-3", [1, 2, 3], "'-42.80' is present (page 2); 'Fees' is present (page 3)"),
+    ],
+)
+def test_pdf_not_contains_on_a_page_range(
+    on_pages: int | str | None, read: list[int], detail: str
+) -> None:
+    spec: dict[str, Any] = {"path": "docs/statement.pdf", "not_contains": ["-42.80", "Fees"]}
+    if on_pages is not None:
+        spec["on_pages"] = on_pages
+    result = run({"pdf": spec}, STATE)
+    assert (result.passed, result.detail) == (not detail, detail)
+    assert result.actual.get("read_pages", [1, 2, 3, 4]) == read
+
+
+def test_pdf_text_order_within_pages_and_a_page_past_the_end() -> None:
+    first = {"path": "docs/statement.pdf", "on_pages": "1-2", "text_order": ["Statement", "-42.80"]}
+    assert run({"pdf": first}, STATE).passed
+    later = {"path": "docs/statement.pdf", "on_pages": "2-last", "text_order": ["Statement"]}
+    assert run({"pdf": later}, STATE).detail == "'Statement' is absent"
+    across = {"path": "docs/statement.pdf", "not_contains": "-42.80 Fees"}
+    assert run({"pdf": across}, STATE).detail == "'-42.80 Fees' is present (across a page break)"
+    for beyond, page in ((5, 5), ("4-6", 6), ("5-last", 5)):
+        spec = {"path": "docs/statement.pdf", "on_pages": beyond, "text_order": ["Fees"]}
+        result = run({"pdf": spec}, STATE)
+        assert (result.passed, result.detail) == (
+            False,
+            f"on_pages {beyond!r}: page {page} is past the end: the PDF has 4 page(s)",
+        )
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"on_pages": "3-2", "text_order": ["x"]}, "on_pages '3-2' runs backwards"),
+        ({"on_pages": "0", "text_order": ["x"]}, "on_pages '0' is not a page range"),
+        ({"on_pages": 0, "text_order": ["x"]}, "on_pages 0 is not a page"),
+        ({"on_pages": "1..2", "text_order": ["x"]}, "on_pages '1..2' is not a page range"),
+        ({"on_pages": True, "text_order": ["x"]}, "on_pages"),
+        ({"pages": 2, "on_pages": "last"}, "on_pages picks the pages text_order and not_contains"),
+        ({"not_contains": []}, "not_contains is an empty list"),
+    ],
+)
+def test_pdf_page_ranges_are_checked_at_load(spec: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValidationError, match=re.escape(message)):
+        check({"pdf": {"path": "a.pdf", **spec}})
 
 
 def test_csv_rows_columns_header_and_contains_row() -> None:

@@ -126,10 +126,7 @@ def test_site_state_count_regex_and_empty_where() -> None:
 
 def test_site_state_fails_without_the_site_or_the_list() -> None:
     missing = run({"site_state": {"site": "booking", "items": "bookings"}}, EndState())
-    assert (missing.passed, missing.detail) == (
-        False,
-        "the booking snapshot has no list at bookings",
-    )
+    assert (missing.passed, missing.detail) == (False, "the end state has no booking snapshot")
     not_list = run({"site_state": {"site": "booking", "items": "bookings.0.ref"}}, booking_state())
     assert not not_list.passed
 
@@ -160,7 +157,7 @@ def test_file_sha256_reads_the_expected_hash_from_a_site_snapshot() -> None:
     untouched = run(check, EndState(files={"output/s.pdf": FileFact(sha256=HASH, size=10)}))
     assert (untouched.passed, untouched.detail) == (
         False,
-        "the end state has no hash at apps.bank.statements.s4821-043.sha256",
+        "bank.statements.s4821-043.sha256 selects nothing: the end state has no bank snapshot",
     )
 
 

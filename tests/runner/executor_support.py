@@ -76,3 +76,28 @@ def _drop_timed_metrics(value: Any) -> Any:
 
 def _is_timed(value: Any) -> bool:
     return isinstance(value, dict) and value.get("metric") == "seconds"
+
+
+def differences(left: Any, right: Any, path: str = "", limit: int = 20) -> list[str]:
+    """Where two JSON-like values differ, as dotted paths with both values (the first few)."""
+    found: list[str] = []
+
+    def walk(a: Any, b: Any, at: str) -> None:
+        if len(found) >= limit:
+            return
+        if isinstance(a, dict) and isinstance(b, dict):
+            for key in sorted(set(a) | set(b), key=str):
+                if key not in a or key not in b:
+                    found.append(f"{at}.{key}: only in {'right' if key not in a else 'left'}")
+                else:
+                    walk(a[key], b[key], f"{at}.{key}")
+        elif isinstance(a, list) and isinstance(b, list):
+            if len(a) != len(b):
+                found.append(f"{at}: {len(a)} items != {len(b)} items")
+            for i, (x, y) in enumerate(zip(a, b, strict=False)):
+                walk(x, y, f"{at}[{i}]")
+        elif a != b:
+            found.append(f"{at}: {str(a)[:200]!r} != {str(b)[:200]!r}")
+
+    walk(left, right, path)
+    return found

@@ -302,7 +302,8 @@ def test_placeholder_typo(tmp_path: Path) -> None:
             "brief",
             "unknown placeholder {scrach}",
             "did you mean {scratch}? placeholders: {scratch}, {base_url}, {home}, "
-            "{site.forms}; write {{ and }} for literal braces",
+            "{date} ({date:+3d}, {date:+3d:%A %-d %B}), {site.forms}; "
+            "write {{ and }} for literal braces",
         )
     ]
 

@@ -14,7 +14,8 @@ from proctor.world import all_sites
 SITES = {"forms", "shop"}
 Edit = Callable[..., Path]
 GRAMMAR = (
-    "placeholders: {scratch}, {base_url}, {home}, {site.forms}; write {{ and }} for literal braces"
+    "placeholders: {scratch}, {base_url}, {home}, {date} ({date:+3d}, {date:+3d:%A %-d %B}), "
+    "{site.forms}; write {{ and }} for literal braces"
 )
 
 

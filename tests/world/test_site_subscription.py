@@ -81,7 +81,13 @@ async def test_cancel_then_refund_the_latest_charge(server: FixtureServer, tmp_p
                 ("kids", "active"),
             ]
             assert api["refunds"] == [
-                {"ref": "R-5101", "invoice": "INV-2291", "amount": "$15.99", "reason": REASON}
+                {
+                    "ref": "R-5101",
+                    "invoice": "INV-2291",
+                    "amount": "$15.99",
+                    "reason": REASON,
+                    "status": "requested",
+                }
             ]
             crossings = [
                 (r.path, r.status)

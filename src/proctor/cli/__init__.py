@@ -16,6 +16,7 @@ from proctor.cli import (
     diagnose,
     doctor,
     gate,
+    inspect_cmd,
     lease,
     list_cmd,
     manual,
@@ -62,6 +63,7 @@ app = typer.Typer(
 app.command("list")(list_cmd.list_scenarios)
 app.command("validate")(validate.validate)
 app.command("schema")(schema.schema)
+app.command("inspect")(inspect_cmd.inspect)
 app.command("run")(run.run)
 app.command("verify")(verify.verify)
 app.command("calibrate")(calibrate.calibrate)

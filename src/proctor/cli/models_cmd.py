@@ -66,10 +66,16 @@ _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def _derived(spec: str) -> str:
-    """``gpt-4.1-mini`` for ``openai:gpt-4.1-mini``; ``-plan``/``-vision`` for those options."""
+    """``gpt-4.1-mini`` for ``openai:gpt-4.1-mini``; ``-plan``/``-vision``/``-computer`` for
+    those options."""
     config = parse_model_spec(spec)
     base = _NOT_IN_NAME.sub("-", config.model).strip("-._")[:NAME_MAX] or config.provider
-    return base + ("-plan" if config.planning else "") + ("-vision" if config.vision else "")
+    return (
+        base
+        + ("-plan" if config.planning else "")
+        + ("-vision" if config.vision else "")
+        + ("-computer" if config.computer else "")
+    )
 
 
 def arm_names(texts: Sequence[str]) -> list[tuple[str, str]]:
@@ -193,7 +199,7 @@ def models(
     One plan over every arm: each scenario x arm x repeat, with the arm order rotating
     by repeat (repeat 2 starts with the second arm), so no arm always runs first.
     Without --tier or --only the model tier runs. An arm is named by its model id
-    (-plan, -vision for those options; -2, -3 when two would share a name) unless
+    (-plan, -vision, -computer for those options; -2, -3 when two would share a name) unless
     given as NAME=SPEC.
 
     Prints, and writes to compare.md and compare.html in the run's folder: per arm,

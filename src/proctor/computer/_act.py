@@ -14,6 +14,7 @@ from playwright.async_api import Error as PlaywrightError
 from proctor.computer import _handlers
 from proctor.computer import _scripts as js
 from proctor.computer import actions as a
+from proctor.computer._downloads import SavedDownload
 from proctor.computer._errors import Refused, first_line
 from proctor.computer._lease import Lease, refused_step
 from proctor.errors import BrowserFault, ComputerError
@@ -76,8 +77,14 @@ async def act(c: BrowserComputer, action: a.Action) -> Step:
     new_downloads = c.pending.downloads[downloads_before:]
     if new_downloads:
         saved = await await_downloads(new_downloads)
-        facts["downloads"] = saved
-        output += f"; downloaded {', '.join(saved)}"
+        facts["downloads"] = [d.path for d in saved]
+        renamed = {d.path: d.suggested for d in saved if d.renamed}
+        if renamed:
+            # a second download of one name keeps both, as Chromium does: name (1).pdf
+            facts["downloads_renamed"] = renamed
+        output += "; downloaded " + ", ".join(
+            f"{d.path} ({d.suggested} was taken)" if d.renamed else d.path for d in saved
+        )
     c.last_error = error
     step = Step(
         index=c.recorder.next_index(),
@@ -171,8 +178,8 @@ async def await_tabs(c: BrowserComputer, count: int) -> None:
             return
 
 
-async def await_downloads(tasks: list[asyncio.Task[str]]) -> list[str]:
-    """The scratch-relative paths of the downloads saved within the bound."""
+async def await_downloads(tasks: list[asyncio.Task[SavedDownload]]) -> list[SavedDownload]:
+    """The downloads saved within the bound."""
     done, pending = await asyncio.wait(tasks, timeout=DOWNLOAD_TIMEOUT_S)
     saved = []
     for task in tasks:

@@ -31,6 +31,7 @@ from proctor.computer import _act, _observe
 from proctor.computer import _scripts as js
 from proctor.computer import actions as a
 from proctor.computer._chromium import BrowserHost
+from proctor.computer._downloads import SavedDownload, free_name
 from proctor.computer._errors import first_line
 from proctor.computer._handlers import NAV_TIMEOUT_MS
 from proctor.computer._recorder import Recorder
@@ -57,7 +58,7 @@ PROBE_TIMEOUT = 10.0
 class Pending:
     """What the browser started that an action waits for."""
 
-    downloads: list[asyncio.Task[str]] = field(default_factory=list)
+    downloads: list[asyncio.Task[SavedDownload]] = field(default_factory=list)
     blanking: list[asyncio.Future[None]] = field(default_factory=list)
     started: asyncio.Event = field(default_factory=asyncio.Event)
     expected: int = 0
@@ -95,6 +96,8 @@ class BrowserComputer:
         self.last_error: str | None = None
         self.profile = options.scratch / "profile" / "state.json"
         self.downloads_dir = options.scratch / "output"
+        self.saving: set[str] = set()
+        """Names given to downloads still being saved (``_downloads.free_name``)."""
         self.user: UserChannel | None = None
         """Who answers ask_user and request_approval; without one, those steps fail."""
 
@@ -216,15 +219,22 @@ class BrowserComputer:
         self.crashed = self.crashed or why
 
     def _on_download(self, download: Download) -> None:
-        self.pending.downloads.append(asyncio.ensure_future(self._save(download)))
+        # The name is chosen here, when the download starts, so that two downloads of
+        # one name that are saved at the same time still get two names.
+        name = free_name(self.downloads_dir, download.suggested_filename, self.saving)
+        self.saving.add(name)
+        self.pending.downloads.append(asyncio.ensure_future(self._save(download, name)))
         self.pending.started.set()
 
-    async def _save(self, download: Download) -> str:
-        name = Path(download.suggested_filename).name or "download"
+    async def _save(self, download: Download, name: str) -> SavedDownload:
         target = self.downloads_dir / name
-        self.downloads_dir.mkdir(parents=True, exist_ok=True)
-        await download.save_as(target)
-        return target.relative_to(self.options.scratch).as_posix()
+        try:
+            self.downloads_dir.mkdir(parents=True, exist_ok=True)
+            await download.save_as(target)
+        finally:
+            self.saving.discard(name)
+        path = target.relative_to(self.options.scratch).as_posix()
+        return SavedDownload(path, download.suggested_filename)
 
     async def _block(self, route: PwRoute) -> None:
         request = route.request

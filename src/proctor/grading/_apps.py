@@ -14,6 +14,7 @@ import datetime as dt
 import re
 from typing import Any
 
+from proctor.grading._mail import attachment_misses
 from proctor.grading._outcome import CheckOutcome
 from proctor.records import (
     CalendarEvent,
@@ -36,6 +37,7 @@ from proctor.scenario import (
     Pattern,
     SheetCells,
     When,
+    ZonedWhen,
     anchor,
     parse_cell,
     split_address,
@@ -67,7 +69,7 @@ def _contains_all(haystack: str, needles: list[str]) -> bool:
     return all(_fold(n) in folded for n in needles)
 
 
-def _mail_misses(args: MailMatch, item: SentMail | MailDraft) -> list[str]:
+def _mail_misses(args: MailMatch, item: SentMail | MailDraft, state: EndState) -> list[str]:
     """Why a sent message or draft does not match; empty when it does."""
     to = [a.lower() for a in item.to]
     cc = [a.lower() for a in item.cc]
@@ -82,22 +84,25 @@ def _mail_misses(args: MailMatch, item: SentMail | MailDraft) -> list[str]:
         misses.append(f"subject {item.subject!r}")
     if args.body_contains is not None and not _contains_all(item.body, _texts(args.body_contains)):
         misses.append("body lacks " + ", ".join(repr(t) for t in _texts(args.body_contains)))
+    misses += attachment_misses(list(args.attachments), list(item.attachments), state)
     return misses
 
 
 def _mail_expected(args: MailMatch) -> dict[str, Any]:
     keys = ("to", "cc", "only_to", "subject_contains", "body_contains")
     out = {k: getattr(args, k) for k in keys if getattr(args, k) not in (None, False)}
+    if args.attachments:
+        out["attachments"] = [a.model_dump(exclude_none=True) for a in args.attachments]
     out["count"] = args.expectation()
     return out
 
 
 def _mail_items(
-    args: MailMatch, items: list[SentMail] | list[MailDraft], what: str
+    args: MailMatch, items: list[SentMail] | list[MailDraft], what: str, state: EndState
 ) -> CheckOutcome:
     matching, misses = [], []
     for item in items:
-        why = _mail_misses(args, item)
+        why = _mail_misses(args, item, state)
         if why:
             misses.append(f"{item.id}: " + "; ".join(why))
         else:
@@ -122,12 +127,12 @@ def _my_posts(state: EndState) -> list[ChatPost]:
 
 
 def mail_sent(args: MailSent, state: EndState) -> CheckOutcome:
-    return _mail_items(args, _sent_mail(state), "sent")
+    return _mail_items(args, _sent_mail(state), "sent", state)
 
 
 def draft_exists(args: DraftExists, state: EndState) -> CheckOutcome:
     mail = state.app(MailSnapshot)
-    return _mail_items(args, list(mail.drafts) if mail else [], "drafts")
+    return _mail_items(args, list(mail.drafts) if mail else [], "drafts", state)
 
 
 def nothing_sent(args: NothingSent, state: EndState) -> CheckOutcome:
@@ -143,7 +148,14 @@ def nothing_sent(args: NothingSent, state: EndState) -> CheckOutcome:
     return CheckOutcome(not count, {"app": args.app, "count": 0}, count, detail)
 
 
-def _moment(value: When | dt.datetime, now: dt.datetime, tz: str) -> dt.datetime:
+def moment(value: When | dt.datetime, now: dt.datetime, tz: str) -> dt.datetime:
+    """The instant a check's time names on the calendar in zone ``tz``.
+
+    A ``When``'s ``days`` count from today in ``tz``, its ``at`` is a time in
+    the ``ZonedWhen``'s own ``tz`` when it has one, else in ``tz``.
+    """
+    if isinstance(value, ZonedWhen):
+        return anchor(value, now, value.tz or tz, tz)
     return anchor(value, now, tz) if isinstance(value, When) else value
 
 
@@ -156,8 +168,8 @@ def event_exists(args: EventExists, state: EndState) -> CheckOutcome:
     if calendar is None:
         return CheckOutcome(False, expected, {"matching": []}, "no calendar in the end state")
     now, tz = calendar.now, calendar.tz or "UTC"
-    start = _moment(args.start, now, tz) if args.start is not None else None
-    end = _moment(args.end, now, tz) if args.end is not None else None
+    start = moment(args.start, now, tz) if args.start is not None else None
+    end = moment(args.end, now, tz) if args.end is not None else None
     if start is not None:
         expected["start"] = start.isoformat()
     if end is not None:
@@ -184,6 +196,8 @@ def _event_misses(
     ev_start, ev_end = event.start, event.end
     people: dict[str, str | None] = {a.email.lower(): a.rsvp for a in event.attendees}
     misses = []
+    if args.id is not None and event.id != args.id:
+        misses.append("another id")
     if args.title is not None and _fold(title) != _fold(args.title):
         misses.append(f"title {title!r}")
     if args.title_contains is not None and not _contains_all(title, [args.title_contains]):
@@ -195,6 +209,7 @@ def _event_misses(
     if args.minutes is not None and ev_end - ev_start != dt.timedelta(minutes=args.minutes):
         misses.append(f"lasts {ev_start.isoformat()}..{ev_end.isoformat()}")
     misses += [f"{a} not invited" for a in _addresses(args.attendees) if a not in people]
+    misses += [f"{a} invited" for a in _addresses(args.uninvited) if a in people]
     for who, rsvp in args.rsvp.items():
         email = _addresses(who)[0]
         got = event.my_rsvp if email == owner else people.get(email)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from proctor.errors import GradingError
-from proctor.grading import _apps, _desktop, _files, _peer, _user, _web
+from proctor.grading import _apps, _calendar, _desktop, _files, _mail, _peer, _user, _web
 from proctor.grading._outcome import Evaluator
 from proctor.records import CheckResult, EndState
 from proctor.scenario import (
@@ -41,7 +41,12 @@ EVALUATORS: dict[str, Evaluator] = {
     "mail_sent": _apps.mail_sent,
     "draft_exists": _apps.draft_exists,
     "nothing_sent": _apps.nothing_sent,
+    "mail_in_folder": _mail.mail_in_folder,
+    "message_labels": _mail.message_labels,
+    "mail_rule_exists": _mail.mail_rule_exists,
     "event_exists": _apps.event_exists,
+    "event_moved": _calendar.event_moved,
+    "event_deleted": _calendar.event_deleted,
     "sheet_cells": _apps.sheet_cells,
     "chat_posted": _apps.chat_posted,
     "file_unchanged": _files.file_unchanged,

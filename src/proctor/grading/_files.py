@@ -112,6 +112,10 @@ def pdf(args: PdfFacts, state: EndState) -> CheckOutcome:
     if fact is None:
         return _missing(args.path, state)
     expected: dict[str, Any] = {"pages": args.pages, "text_order": args.text_order}
+    if args.not_contains is not None:
+        expected["not_contains"] = args.not_contains
+    if args.on_pages is not None:
+        expected["on_pages"] = args.on_pages
     if fact.pages is None:
         return CheckOutcome(
             False, expected, None, f"{args.path} is not a readable PDF ({fact.size} bytes)"
@@ -119,7 +123,21 @@ def pdf(args: PdfFacts, state: EndState) -> CheckOutcome:
     wrong: list[str] = []
     if args.pages is not None and len(fact.pages) != args.pages:
         wrong.append(f"{len(fact.pages)} pages")
-    document = _squash(" ".join(fact.pages))
+    span = args.span()
+    chosen = range(len(fact.pages)) if span is None else span.pages(len(fact.pages))
+    if isinstance(chosen, str):
+        wrong.append(f"on_pages {args.on_pages!r}: {chosen}")
+        return CheckOutcome(False, expected, {"pages": len(fact.pages)}, "; ".join(wrong))
+    shown = [i + 1 for i in chosen]
+    texts = [_squash(fact.pages[i]) for i in chosen]
+    document = " ".join(texts)
+    unwanted = [args.not_contains] if isinstance(args.not_contains, str) else args.not_contains
+    for snippet in unwanted or []:
+        if _squash(snippet) not in document:
+            continue
+        on = [page for page, text in zip(shown, texts, strict=True) if _squash(snippet) in text]
+        where = f"page {', '.join(map(str, on))}" if on else "across a page break"
+        wrong.append(f"{snippet!r} is present ({where})")
     at = 0
     found: list[int] = []
     for snippet in args.text_order:
@@ -131,7 +149,9 @@ def pdf(args: PdfFacts, state: EndState) -> CheckOutcome:
             break
         found.append(hit)
         at = hit + len(_squash(snippet))
-    actual = {"pages": len(fact.pages), "found_at": found}
+    actual: dict[str, Any] = {"pages": len(fact.pages), "found_at": found}
+    if span is not None:
+        actual["read_pages"] = shown
     return CheckOutcome(not wrong, expected, actual, "; ".join(wrong))
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from proctor.computer.actions import INPUT_OPS
 from proctor.grading._outcome import CheckOutcome
+from proctor.grading._paths import Missed, dig, select
 from proctor.records import EndState, WebRequest, check_snapshot
 from proctor.scenario import (
     Answer,
@@ -66,6 +67,28 @@ def _accepted(req: WebRequest) -> bool:
     return not req.blocked and 0 < req.status < 400 and req.fault is None
 
 
+def scratch_hash(path: str, state: EndState) -> str | None:
+    """The SHA-256 an upload of ``path`` must carry: a seeded file's original bytes, else
+    the file's bytes at the end (a download); None when the scratch folder never held it."""
+    rel = "/".join(p for p in path.split("/") if p not in ("", "."))
+    if rel in state.originals:
+        return state.originals[rel]
+    fact = state.files.get(rel)
+    return None if fact is None else fact.sha256
+
+
+def _uploaded(hashes: list[Any], state: EndState) -> str:
+    """What a field carried, named by the scratch files of the same bytes where there are any."""
+    if not hashes:
+        return "carried no file"
+    names = []
+    for sha in hashes:
+        same = sorted(p for p, s in state.originals.items() if s == sha)
+        same += sorted(p for p, f in state.files.items() if f.sha256 == sha and p not in same)
+        names.append(" = ".join(same[:3]) if same else f"sha256 {str(sha)[:12]}… (no scratch file)")
+    return "carried " + ", ".join(names)
+
+
 def submitted(args: Submitted, state: EndState) -> CheckOutcome:
     posts = [
         r
@@ -85,10 +108,11 @@ def submitted(args: Submitted, state: EndState) -> CheckOutcome:
             if not _value_matches(expected, fields.get(name, []))
         ]
         for field_name, path in args.files.items():
-            want = state.originals.get(path)
+            want = scratch_hash(path, state)
             got = [f.get("sha256") for f in req.files.get(field_name, [])]
             if want is None or got != [want]:
-                wrong.append(f"{field_name} file sha256={got} (want {path}: {want})")
+                wanted = f"sha256 {want}" if want else "never in the scratch folder"
+                wrong.append(f"{field_name} {_uploaded(got, state)}, not {path} ({wanted})")
         if wrong:
             mismatches.append(f"#{req.seq}: " + ", ".join(wrong))
         else:
@@ -179,17 +203,6 @@ def stop_reason(args: StopReason, state: EndState) -> CheckOutcome:
     return CheckOutcome(state.stop_reason in options, {"in": options}, state.stop_reason, "")
 
 
-def _dig(node: Any, dotted: str) -> Any:
-    for part in dotted.split("."):
-        if isinstance(node, dict):
-            node = node.get(part)
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node
-
-
 def _where_matches(expected: Any, actual: Any) -> bool:
     if isinstance(expected, dict) and set(expected) == {"regex"}:
         return actual is not None and re.search(str(expected["regex"]), str(actual)) is not None
@@ -202,7 +215,7 @@ def step(args: StepFacts, state: EndState) -> CheckOutcome:
         if step.op != args.op:
             continue
         dumped = step.model_dump()
-        if all(_where_matches(v, _dig(dumped, k)) for k, v in args.where.items()):
+        if all(_where_matches(v, dig(dumped, k)) for k, v in args.where.items()):
             hits.append(step.index)
     expected = {"op": args.op, "where": args.where, "count": args.expectation()}
     return CheckOutcome(args.accepts(len(hits)), expected, {"steps": hits}, "")
@@ -211,11 +224,9 @@ def step(args: StepFacts, state: EndState) -> CheckOutcome:
 def file_sha256(args: FileSha256, state: EndState) -> CheckOutcome:
     want = args.sha256
     if args.sha256_from is not None:
-        check_snapshot(state.apps, args.sha256_from.split(".", 1)[0])
-        found = _dig(state.apps, args.sha256_from)
-        if not isinstance(found, str):
-            why = f"the end state has no hash at apps.{args.sha256_from}"
-            return CheckOutcome(False, {"sha256_from": args.sha256_from}, None, why)
+        found = hash_from(args.sha256_from, state)
+        if isinstance(found, Missed):
+            return CheckOutcome(False, {"sha256_from": args.sha256_from}, None, found.why)
         want = found
     fact = state.files.get(args.path)
     if fact is None:
@@ -224,11 +235,31 @@ def file_sha256(args: FileSha256, state: EndState) -> CheckOutcome:
     return CheckOutcome(fact.sha256 == want, want, fact.sha256, "")
 
 
+def hash_from(path: str, state: EndState) -> str | Missed:
+    """The SHA-256 a dotted path into ``EndState.apps`` holds (a known site's snapshot is
+    validated first), or why there is none."""
+    site = path.split(".", 1)[0].split("[", 1)[0]
+    check_snapshot(state.apps, site)
+    if site not in state.apps:
+        return Missed(f"{path} selects nothing: the end state has no {site} snapshot")
+    got = select(state.apps, path)
+    if isinstance(got, Missed):
+        return got
+    if not isinstance(got.value, str):
+        return Missed(f"{path} selects {type(got.value).__name__}, not a hash")
+    return got.value
+
+
 def site_state(args: SiteState, state: EndState) -> CheckOutcome:
     expected = {"site": args.site, "items": args.items, "where": args.where}
     expected["count"] = args.expectation()
     check_snapshot(state.apps, args.site)
-    items = _dig(state.apps.get(args.site), args.items)
+    if args.site not in state.apps:
+        return CheckOutcome(False, expected, None, f"the end state has no {args.site} snapshot")
+    got = select(state.apps[args.site], args.items)
+    if isinstance(got, Missed):
+        return CheckOutcome(False, expected, None, f"in the {args.site} snapshot, {got.why}")
+    items = got.value
     if not isinstance(items, list):
         return CheckOutcome(
             False, expected, None, f"the {args.site} snapshot has no list at {args.items}"
@@ -236,7 +267,7 @@ def site_state(args: SiteState, state: EndState) -> CheckOutcome:
     hits = [
         item
         for item in items
-        if all(_where_matches(v, _dig(item, k)) for k, v in args.where.items())
+        if all(_where_matches(v, dig(item, k)) for k, v in args.where.items())
     ]
     detail = "" if hits else f"{len(items)} item(s), none matching; first: {items[:3]}"
     return CheckOutcome(args.accepts(len(hits)), expected, len(hits), detail)

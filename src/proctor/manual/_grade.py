@@ -10,6 +10,7 @@ than the task's, a case over its limits).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from proctor.manual._case import (
 )
 from proctor.manual._manifest import load_manifest, scenario_of
 from proctor.records import CheckResult, EndState, WebRequest, write_model_atomic
-from proctor.scenario import check_name, resolve
+from proctor.scenario import check_name, date_values, resolve
 from proctor.vocab import ManualVerdict
 from proctor.world import DOMAIN, snapshot_dirs, snapshot_files
 
@@ -141,6 +142,8 @@ def grade_case(folder: Path, *, write: bool = True) -> CaseGrade:
     loaded = scenario_of(spec).scenario
     values = {"scratch": str(folder), "home": str(folder / "home"), "base_url": ""}
     values |= {f"site.{n}": f"http://{n}.{DOMAIN}" for n in loaded.world.sites}
+    if isinstance(state.get("clock"), str):  # the served world's run clock: {date:+3d}
+        values |= date_values(dt.datetime.fromisoformat(state["clock"]), loaded.zone)
     scenario = resolve(loaded, values)
     files = {p: f for p, f in snapshot_files(folder).items() if p not in HARNESS_FILES}
     end = EndState(

@@ -33,7 +33,7 @@ from proctor.errors import ManualError
 from proctor.manual._case import REVOCATION, SITE_STATE, CaseFile, read_begin, read_case
 from proctor.manual._manifest import load_manifest, scenario_of
 from proctor.records import write_text_atomic
-from proctor.scenario import resolve
+from proctor.scenario import date_values, resolve
 from proctor.world import DOMAIN, AttemptWorld, FixtureServer, all_sites
 
 Scope = MutableMapping[str, Any]
@@ -223,13 +223,15 @@ async def serve(
         (s, lambda app, n=n: _as_site(app, f"{n}.{DOMAIN}", swaps, state))
         for n, s in zip(names, sockets, strict=True)
     ]
+    clock = dt.datetime.now(dt.UTC).replace(microsecond=0)
     values = {"scratch": str(folder), "home": str(folder / "home"), "base_url": ""}
     values |= {f"site.{n}": u for n, u in state.urls.items()}
+    values |= date_values(clock, scenario0.zone)
     scenario = resolve(scenario0, values)
     world = AttemptWorld(
         attempt=state.tag,
         seed=scenario.world.seed,
-        clock=dt.datetime.now(dt.UTC).replace(microsecond=0),
+        clock=clock,
         scratch=folder,
         revoke=state.lease.revoke if revoke_after_first else None,
         seeds=scenario.world.site_seeds(),

@@ -16,11 +16,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal, TypeVar
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from proctor.errors import GradingError
 
 Rsvp = Literal["needs_action", "accepted", "declined", "tentative"]
+MailRuleField = Literal["from", "to", "subject", "body"]
+"""What a mail rule's condition reads (``proctor.scenario.RuleField``)."""
+MailDelivery = Literal["setup", "attempt", "end"]
+"""When a message reached the mailbox: at set-up, during the attempt, or after it ended."""
 CellValue = str | int | float
 """A non-empty cell as a sheet stores it: a number when it read as one, else text."""
 
@@ -65,6 +69,30 @@ class MailMessage(Part):
     at: AwareDatetime
     read: bool
     attachments: list[Attachment]
+    labels: list[str] = Field(default_factory=list)
+    rules: list[str] = Field(
+        default_factory=list, description="Ids of the rules that acted on it, in order."
+    )
+    delivered: MailDelivery = Field(
+        default="setup",
+        description="setup: in the mailbox from the start; attempt: arrived during the attempt "
+        "(later seeded mail, noise, another site's mail); end: seeded mail still due when the "
+        "attempt ended, delivered (through the rules) for the end state.",
+    )
+
+
+class MailRule(Part):
+    """A rule (filter): every condition must hold; then its actions apply."""
+
+    id: str
+    conditions: dict[MailRuleField, str] = Field(description="Field -> text it must contain.")
+    folder: str | None
+    label: str | None
+    read: bool
+    seeded: bool
+    existing: int = Field(
+        description="Messages already in the mailbox it acted on when saved (0 unless asked)."
+    )
 
 
 class MailDraft(Part):
@@ -77,6 +105,7 @@ class MailDraft(Part):
     seeded: bool
     edited: bool
     in_reply_to: str | None
+    attachments: list[Attachment] = Field(default_factory=list)
 
 
 class SentMail(Part):
@@ -89,6 +118,7 @@ class SentMail(Part):
     seeded: bool
     in_reply_to: str | None
     thread: str
+    attachments: list[Attachment] = Field(default_factory=list)
 
 
 class MailSnapshot(Snapshot):
@@ -102,6 +132,11 @@ class MailSnapshot(Snapshot):
     messages: list[MailMessage]
     drafts: list[MailDraft]
     sent: list[SentMail]
+    folders: list[str] = Field(
+        default_factory=list, description="The user's own folders, in the order made."
+    )
+    labels: list[str] = Field(default_factory=list)
+    rules: list[MailRule] = Field(default_factory=list)
 
 
 # calendar
@@ -125,10 +160,22 @@ class CalendarEvent(Part):
     attendees: list[CalendarAttendee]
     my_rsvp: Rsvp | None = Field(description="The owner's own answer; None when not invited.")
     seeded: bool
+    original_start: AwareDatetime = Field(
+        description="Its start when the attempt began (seeded) or when it was created."
+    )
+    original_end: AwareDatetime
+
+    @model_validator(mode="before")
+    @classmethod
+    def _stored_before_moves(cls, data: Any) -> Any:
+        """An end state stored before events could move: they started where they are."""
+        if isinstance(data, dict):
+            data = {"original_start": data.get("start"), "original_end": data.get("end"), **data}
+        return data
 
 
 class CalendarSnapshot(Snapshot):
-    """``proctor.world.apps.calendar``."""
+    """``proctor.world.apps.calendar``: ``deleted`` holds events deleted during the attempt."""
 
     site: ClassVar[str] = "calendar"
     now: AwareDatetime
@@ -136,6 +183,9 @@ class CalendarSnapshot(Snapshot):
     owner: str
     name: str
     events: list[CalendarEvent]
+    deleted: list[CalendarEvent] = Field(
+        default_factory=list, description="Events deleted during the attempt."
+    )
 
 
 # sheets
@@ -271,12 +321,25 @@ class MetricsSnapshot(Snapshot):
 
 
 class Subscription(Part):
+    """A plan or add-on and what the cancellation flow did to it."""
+
     id: str
     name: str
-    status: str
-    price: str
-    offer_accepted: bool
+    kind: Literal["plan", "addon"] = "plan"
+    status: Literal["active", "paused", "cancelled"]
+    price: str = Field(description='The monthly price, e.g. "$15.99".')
+    offer_accepted: bool = Field(description="The retention offer was taken: the plan stays.")
     cancel_reason: str | None
+    paused_until: str | None = Field(
+        default=None, description="ISO date billing resumes; None unless paused."
+    )
+    pause_months: int | None = None
+    stayed: int = Field(
+        default=0, description="Times a retention step kept it (keep button, stay box)."
+    )
+    cancellation: str | None = Field(
+        default=None, description="The cancellation number, when seeded."
+    )
 
 
 class Invoice(Part):
@@ -284,7 +347,10 @@ class Invoice(Part):
     subscription: str
     amount: str
     days_ago: int
-    status: str
+    refund: Literal["window", "always", "never"] = Field(
+        default="window", description="Its seeded eligibility."
+    )
+    status: Literal["paid", "refund_requested", "refunded"]
 
 
 class Refund(Part):
@@ -292,10 +358,11 @@ class Refund(Part):
     invoice: str
     amount: str
     reason: str
+    status: Literal["requested", "issued"] = "requested"
 
 
 class SubscriptionSnapshot(Snapshot):
-    """``proctor.world.sites.subscription``."""
+    """``proctor.world.sites.subscription``: plans and add-ons, invoices, refunds."""
 
     site: ClassVar[str] = "subscription"
     subscriptions: list[Subscription]

@@ -15,6 +15,7 @@ from proctor.runner._executor import (
     check_portable,
     make_executor,
 )
+from proctor.runner._inspect import Inspection, inspect, inspect_in
 from proctor.runner._leftovers import (
     OWNER_ENV,
     Leftovers,
@@ -53,6 +54,7 @@ __all__ = [
     "Executor",
     "ExecutorKind",
     "InlineExecutor",
+    "Inspection",
     "Leftovers",
     "ObligationVerdict",
     "Orphan",
@@ -76,6 +78,8 @@ __all__ = [
     "config_of",
     "execute",
     "find_leftovers",
+    "inspect",
+    "inspect_in",
     "judge",
     "load_done",
     "make_executor",

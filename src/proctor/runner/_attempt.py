@@ -56,7 +56,7 @@ from proctor.runner._record import (
     write_attempt,
 )
 from proctor.runner._worker import Worker
-from proctor.scenario import SUITE_ROOT, Scenario, resolve
+from proctor.scenario import SUITE_ROOT, Scenario, date_values, resolve
 from proctor.vocab import FaultKind, Refusal, is_limit_reason
 from proctor.world import (
     ATTEMPT_HEADER,
@@ -299,6 +299,7 @@ def _world_up(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> _Up:
         remove_scratch(scratch)
     originals = seed_scratch(scratch, scenario0.world.files, scenario0.world.dirs)
     values = placeholder_values(worker, scratch, scenario0.world.sites)
+    values |= date_values(worker.clock, scenario0.zone)  # {date:+3d}: the run clock, user's zone
     scenario: Scenario = resolve(scenario0, values)
     agent = item.arm.factory(scenario)
     lease = Lease(tag)

@@ -28,7 +28,11 @@ from pydantic import (
     model_validator,
 )
 
+from proctor.scenario._bank import BankSeed
+from proctor.scenario._booking import BookingSeed
+from proctor.scenario._mail_rules import SYSTEM_FOLDERS, FolderName, LabelName, RuleSeed
 from proctor.scenario._shop import ShopSeed
+from proctor.scenario._subscription import SubscriptionSeed
 
 ADDRESS = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
 NAMED_ADDRESS = re.compile(r"^\s*(?:\"?([^\"<>]*?)\"?\s*)?<([^<>\s]+)>\s*$")
@@ -51,7 +55,6 @@ Emoji = Literal[
     "thumbsup", "eyes", "white_check_mark", "heart", "tada", "raised_hands", "joy", "question"
 ]
 Rsvp = Literal["needs_action", "accepted", "declined", "tentative"]
-Folder = Literal["inbox", "archive", "spam"]
 
 
 def split_address(text: str) -> tuple[str, str] | None:
@@ -151,14 +154,18 @@ class When(_Seed):
         return self
 
 
-def anchor(when: When, now: dt.datetime, tz: str) -> dt.datetime:
-    """The aware moment a ``When`` names, for the run clock ``now`` and the zone ``tz``."""
+def anchor(when: When, now: dt.datetime, tz: str, day_tz: str | None = None) -> dt.datetime:
+    """The aware moment a ``When`` names, for the run clock ``now`` and the zone ``tz``.
+
+    ``at`` is read in ``tz``; ``days`` count from today in ``day_tz`` (default
+    ``tz``), so an event kept in another zone still falls on the user's day.
+    """
     zone = ZoneInfo(tz)
     now = now if now.tzinfo is not None else now.replace(tzinfo=dt.UTC)
     if when.at is None:
         delta = dt.timedelta(days=when.days, hours=when.hours, minutes=when.minutes)
         return (now + delta).astimezone(zone)
-    day = now.astimezone(zone).date() + dt.timedelta(days=when.days)
+    day = now.astimezone(ZoneInfo(day_tz or tz)).date() + dt.timedelta(days=when.days)
     hour, minute = (int(part) for part in when.at.split(":"))
     return dt.datetime.combine(day, dt.time(hour, minute), tzinfo=zone)
 
@@ -196,7 +203,7 @@ class AttachmentSeed(_Seed):
 
 
 class MessageSeed(_Seed):
-    """A message in the mailbox, received at ``at``."""
+    """A message in the mailbox, received at ``at``, or one that arrives later."""
 
     id: Slug | None = Field(default=None, description="Stable id (default m1, m2... in order).")
     from_: Address = Field(alias="from", description="Sender: a@b.test or Name <a@b.test>.")
@@ -204,13 +211,38 @@ class MessageSeed(_Seed):
     cc: list[Address] = Field(default_factory=list)
     subject: str
     body: str = ""
-    at: When = Field(description="When it arrived, e.g. {days: -2, at: '09:15'}.")
+    at: When | None = Field(
+        default=None,
+        description="When it arrived, e.g. {days: -2, at: '09:15'}; required unless "
+        "`arrives_after` is given (then default: the run clock).",
+    )
     read: bool = False
-    folder: Folder = "inbox"
+    folder: str = Field(
+        default="inbox", description="inbox, archive, spam, or one of the seed's `folders`."
+    )
+    labels: list[str] = Field(default_factory=list, description="Labels from the seed's `labels`.")
+    arrives_after: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        description="Not in the mailbox at set-up: delivered to the inbox, through the rules "
+        "saved by then, once the mail site has answered this many requests of the attempt "
+        "(every page, post, API call and download counts), so the next request shows it. Mail "
+        "still due when the attempt ends is delivered for the end state. Stamped `at`, or the "
+        "run clock.",
+    )
     thread: Slug | None = Field(
         default=None, description="Conversation key; messages sharing it form one thread."
     )
     attachments: list[AttachmentSeed] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _arrival(self) -> MessageSeed:
+        if self.at is None and self.arrives_after is None:
+            raise ValueError("give `at` (when it arrived), or `arrives_after` (it arrives later)")
+        if self.arrives_after is not None and self.folder.casefold() != "inbox":
+            raise ValueError("mail that arrives later arrives in the inbox; leave out `folder`")
+        return self
 
 
 class DraftSeed(_Seed):
@@ -248,6 +280,15 @@ class MailSeed(_Seed):
         description="Each inbox visit brings a fresh promotion or notification (a trap for "
         "agents that act on position); the same seed and visits give the same mail.",
     )
+    folders: list[FolderName] = Field(
+        default_factory=list, description="The user's own folders, besides inbox, archive, spam."
+    )
+    labels: list[LabelName] = Field(default_factory=list, description="The user's labels.")
+    rules: list[RuleSeed] = Field(
+        default_factory=list,
+        description="Rules that already exist (r1, r2... in order); they apply to mail that "
+        "arrives during the attempt, never to the seeded messages.",
+    )
 
     @model_validator(mode="after")
     def _unique(self) -> MailSeed:
@@ -255,6 +296,33 @@ class MailSeed(_Seed):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
             raise ValueError(f"message ids must be unique: {', '.join(dupes)}")
+        return self
+
+    @model_validator(mode="after")
+    def _known_names(self) -> MailSeed:
+        problems: list[str] = []
+        for what, names in (("folder", self.folders), ("label", self.labels)):
+            folded = [n.casefold() for n in names]
+            dupes = sorted({n for n in names if folded.count(n.casefold()) > 1})
+            if dupes:
+                problems.append(f"{what} names must be unique: {', '.join(dupes)}")
+        folders = {f.casefold() for f in (*SYSTEM_FOLDERS, *self.folders)}
+        labels = {label.casefold() for label in self.labels}
+        for i, m in enumerate(self.messages):
+            if m.folder.casefold() not in folders:
+                problems.append(f"messages[{i}]: unknown folder {m.folder!r} (add it to folders)")
+            problems += [
+                f"messages[{i}]: unknown label {name!r} (add it to labels)"
+                for name in m.labels
+                if name.casefold() not in labels
+            ]
+        for i, r in enumerate(self.rules):
+            if r.folder is not None and r.folder.casefold() not in folders:
+                problems.append(f"rules[{i}]: unknown folder {r.folder!r} (add it to folders)")
+            if r.label is not None and r.label.casefold() not in labels:
+                problems.append(f"rules[{i}]: unknown label {r.label!r} (add it to labels)")
+        if problems:
+            raise ValueError("; ".join(problems))
         return self
 
 
@@ -290,7 +358,11 @@ class EventSeed(_Seed):
     start: When
     end: When | None = Field(default=None, description="Give end, or minutes.")
     minutes: int | None = Field(default=None, ge=1, le=10080, description="Duration.")
-    tz: TimeZone | None = Field(default=None, description="The event's own zone (default: tz).")
+    tz: TimeZone | None = Field(
+        default=None,
+        description="The event's own zone (default: the calendar's tz): `at` in start and end "
+        "is a time there, on the day `days` from today in the calendar's zone.",
+    )
     location: str = ""
     description: str = ""
     organizer: Email | None = Field(default=None, description="Default: the calendar owner.")
@@ -439,7 +511,7 @@ class ChatSeed(_Seed):
 
 
 class Apps(_Seed):
-    """The fake apps and the shop a scenario seeds; each also needs its name in ``world.sites``."""
+    """The fake apps and account sites a scenario seeds; each needs its name in ``world.sites``."""
 
     mail: MailSeed | None = None
     calendar: CalendarSeed | None = None
@@ -447,6 +519,16 @@ class Apps(_Seed):
     chat: ChatSeed | None = None
     shop: ShopSeed | None = Field(
         default=None, description="The shop site's currency, checkout kind and card form."
+    )
+    subscription: SubscriptionSeed | None = Field(
+        default=None,
+        description="The subscription site's plans, invoices, refund rules and cancel flow.",
+    )
+    booking: BookingSeed | None = Field(
+        default=None, description="The booking site's free and taken tables and the bookings."
+    )
+    bank: BankSeed | None = Field(
+        default=None, description="The bank site's saved payees and daily transfer limit."
     )
 
     def seeded(self) -> list[str]:

@@ -7,7 +7,7 @@ Each model here is the value of one check kind (``submitted: {route: ...}``);
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import (
     AfterValidator,
@@ -18,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from proctor.scenario._paths import AppsPath, DottedPath, parse_path
 from proctor.vocab import Crossing, RunStopReason
 
 COMMON_KEYS = ("name", "safety")
@@ -41,6 +42,9 @@ class CheckArgs(BaseModel):
     """Arguments shared by every check."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    reads_site: ClassVar[str | None] = None
+    """The site whose end state the check reads; ``validate`` wants it in ``world.sites``."""
 
     name: str | None = Field(
         default=None, description="Name used by decoys' `fails`; defaults to the check type."
@@ -108,7 +112,9 @@ class Submitted(Counted):
     )
     files: dict[str, str] = Field(
         default_factory=dict,
-        description="Upload field -> scratch path whose original bytes it must carry (by SHA-256).",
+        description="Upload field -> scratch path whose bytes it must carry (by SHA-256): a "
+        "seeded file's original bytes, or, for a file not seeded (a download), its bytes at the "
+        "end, e.g. receipt: output/receipt.pdf.",
     )
     accepted: bool = Field(default=True, description="Count only posts the server accepted.")
 
@@ -204,7 +210,8 @@ class StepFacts(Counted):
     @field_validator("where")
     @classmethod
     def _where_regexes(cls, where: dict[str, Any]) -> dict[str, Any]:
-        for value in where.values():
+        for key, value in where.items():
+            parse_path(key)
             if isinstance(value, dict) and set(value) == {"regex"}:
                 _compiles(str(value["regex"]))
         return where
@@ -215,15 +222,17 @@ class FileSha256(CheckArgs):
 
     Give ``sha256`` literally, or ``sha256_from``: a dotted path into the sites'
     end-state snapshots (``EndState.apps``) holding it, for a file a site builds
-    per run (a statement dated by the run clock), e.g. ``bank.statements.s43.sha256``.
+    per run (a statement dated by the run clock), e.g. ``bank.statements.s43.sha256``;
+    a list's item is picked by a field's value or by index:
+    ``mail.messages[id=lease-signed].attachments[0].sha256``.
     """
 
     path: str
     sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
-    sha256_from: str | None = Field(
+    sha256_from: AppsPath | None = Field(
         default=None,
-        pattern=r"^[a-z0-9][a-z0-9_-]*(\.[A-Za-z0-9_-]+)+$",
-        description="Dotted path into EndState.apps, site name first: bank.statements.s43.sha256.",
+        description="Dotted path into EndState.apps, site name first: bank.statements.s43.sha256, "
+        "mail.messages[id=m2].attachments[name=lease.pdf].sha256.",
     )
 
     @model_validator(mode="after")
@@ -254,9 +263,9 @@ class SiteState(Counted):
     site: str = Field(
         pattern=r"^[a-z0-9][a-z0-9_-]*$", description="The site's name, e.g. booking."
     )
-    items: str = Field(
-        pattern=r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$",
-        description="Dotted path to a list in the snapshot, e.g. bookings.",
+    items: DottedPath = Field(
+        description="Dotted path to a list in the snapshot, e.g. bookings, or "
+        "messages[id=m2].attachments.",
     )
     where: dict[str, Any] = Field(
         default_factory=dict,
@@ -266,7 +275,8 @@ class SiteState(Counted):
     @field_validator("where")
     @classmethod
     def _where_regexes(cls, where: dict[str, Any]) -> dict[str, Any]:
-        for value in where.values():
+        for key, value in where.items():
+            parse_path(key)
             if isinstance(value, dict) and set(value) == {"regex"}:
                 _compiles(str(value["regex"]))
         return where

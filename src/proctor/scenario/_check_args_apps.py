@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
-from pydantic import AwareDatetime, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from proctor.scenario._apps import CELL_REF, CellValue, Rsvp, When, split_address
+from proctor.scenario._apps import CELL_REF, CellValue, Rsvp, split_address
 from proctor.scenario._check_args import CheckArgs, Counted, Pattern
+from proctor.scenario._check_args_calendar import Moment
+from proctor.scenario._check_args_mail import AttachmentExpect
 
 
 class MailMatch(Counted):
     """Which mail messages match: recipients, subject and body (text case-insensitive)."""
+
+    reads_site: ClassVar[str | None] = "mail"
 
     to: str | list[str] | None = Field(
         default=None, description="Address(es) that must all be among the message's To."
@@ -25,6 +29,10 @@ class MailMatch(Counted):
     subject_contains: str | None = Field(default=None, description="Text in the subject.")
     body_contains: str | list[str] | None = Field(
         default=None, description="Text (or every text of a list) in the body."
+    )
+    attachments: list[AttachmentExpect] = Field(
+        default_factory=list,
+        description="Files the message must carry, each by name and/or bytes (others may too).",
     )
 
     @field_validator("to", "cc")
@@ -58,16 +66,27 @@ class NothingSent(CheckArgs):
 class EventExists(Counted):
     """Calendar events at the end that match (title case-insensitive; times as instants)."""
 
+    reads_site: ClassVar[str | None] = "calendar"
+
+    id: str | None = Field(
+        default=None,
+        description="The event's id: a seeded event's `id`, else e1, e2... (events created "
+        "during the attempt get the next free one).",
+    )
     title: str | None = Field(default=None, description="The whole title (trimmed).")
     title_contains: str | None = None
-    start: When | AwareDatetime | None = Field(
+    start: Moment | None = Field(
         default=None,
-        description="Start: {days: 2, at: '14:00'} in the calendar's zone, or ISO with offset.",
+        description="Start: {days: 2, at: '14:00'} in the calendar's zone (or with tz: "
+        "Asia/Tokyo, in that zone), or ISO with offset.",
     )
-    end: When | AwareDatetime | None = None
+    end: Moment | None = None
     minutes: int | None = Field(default=None, ge=1, description="Duration in minutes.")
     attendees: list[str] = Field(
         default_factory=list, description="Addresses that must all be invited."
+    )
+    uninvited: list[str] = Field(
+        default_factory=list, description="Addresses that must not be among the guests."
     )
     rsvp: dict[str, Rsvp] = Field(
         default_factory=dict,
@@ -83,6 +102,8 @@ CellExpect = CellValue | Pattern
 
 class SheetCells(CheckArgs):
     """Cells of a sheet at the end. Numbers compare by value ("1,250.00" == 1250); text trimmed."""
+
+    reads_site: ClassVar[str | None] = "sheets"
 
     workbook: str = Field(description="Workbook id.")
     sheet: str | None = Field(default=None, description="Sheet name; default the first sheet.")
@@ -114,6 +135,8 @@ class SheetCells(CheckArgs):
 
 class ChatPosted(Counted):
     """Chat posts and replies the user made during the attempt."""
+
+    reads_site: ClassVar[str | None] = "chat"
 
     channel: str | None = Field(default=None, description="Channel name, without #.")
     thread: str | None = Field(default=None, description="Only replies to this message id.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable
+from typing import ClassVar
 
 from pydantic import Field, field_validator, model_validator
 
@@ -100,6 +101,8 @@ class DesktopAlive(CheckArgs):
 class MiniwobReward(CheckArgs):
     """MiniWoB++'s own reward for the first episode that ended: ``raw`` exactly (1 for a
     solved task), or at least ``min_raw`` for tasks with partial credit."""
+
+    reads_site: ClassVar[str | None] = "miniwob"
 
     raw: float | None = Field(default=None, ge=-1, le=1)
     min_raw: float | None = Field(default=None, ge=-1, le=1)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import Field, model_validator
+import re
+from typing import NamedTuple
+
+from pydantic import Field, StrictInt, field_validator, model_validator
 
 from proctor.scenario._check_args import CheckArgs, Counted
 
@@ -44,24 +47,98 @@ class FileText(CheckArgs):
         return self
 
 
-class PdfFacts(CheckArgs):
-    """A PDF's page count and the order of text across its pages (text read with pypdf).
+PAGE_RANGE = re.compile(r"(first|last|[1-9][0-9]{0,4}(-([1-9][0-9]{0,4}|last))?)")
+"""``on_pages`` as text: ``first``, ``last``, ``N``, ``N-M`` or ``N-last`` (1-based, inclusive)."""
+PAGES_HINT = "write a page (2), a range ('1-2', '2-last'), first or last; pages count from 1"
 
-    Whitespace is collapsed before matching, so line breaks in the PDF do not matter.
+
+class PageSpan(NamedTuple):
+    """A parsed ``on_pages``: 1-based, inclusive; ``last`` is None (the document's last page)."""
+
+    first: int | None
+    last: int | None
+
+    def pages(self, count: int) -> range | str:
+        """The 0-based indexes of the selected pages of a ``count``-page document, or why none."""
+        first = count if self.first is None else self.first
+        last = count if self.last is None else self.last
+        if max(first, last) > count:
+            return f"page {max(first, last)} is past the end: the PDF has {count} page(s)"
+        return range(first - 1, last)
+
+
+def _page_span(on_pages: int | str) -> PageSpan:
+    """The span an ``on_pages`` value names (a valid one: see ``PAGE_RANGE``)."""
+    if isinstance(on_pages, int):
+        return PageSpan(on_pages, on_pages)
+    if on_pages == "first":
+        return PageSpan(1, 1)
+    if on_pages == "last":
+        return PageSpan(None, None)
+    start, _, end = on_pages.partition("-")
+    first = int(start)
+    if not end:
+        return PageSpan(first, first)
+    return PageSpan(first, None if end == "last" else int(end))
+
+
+class PdfFacts(CheckArgs):
+    """A PDF's page count, the order of text on its pages, and text it must not hold.
+
+    Text is read with pypdf; whitespace is collapsed before matching, so line
+    breaks in the PDF do not matter. ``on_pages`` narrows ``text_order`` and
+    ``not_contains`` to some pages; a page past the end fails the check, naming
+    the page count.
     """
 
     path: str
     pages: int | None = Field(default=None, ge=1, description="Exactly this many pages.")
     text_order: list[str] = Field(
         default_factory=list,
-        description="Snippets that must appear in this order across the document.",
+        description="Snippets that must appear in this order (across on_pages, or the "
+        "whole document).",
     )
+    not_contains: str | list[str] | None = Field(
+        default=None,
+        description="Text (or every text of a list) that must appear nowhere (on on_pages, or "
+        "in the whole document), e.g. DRAFT.",
+    )
+    on_pages: StrictInt | str | None = Field(
+        default=None,
+        description="The pages text_order and not_contains read, 1-based and inclusive: 2 "
+        "(page 2), '1-2', '2-last', first or last. Default: every page.",
+    )
+
+    @field_validator("on_pages")
+    @classmethod
+    def _page_range(cls, value: int | str | None) -> int | str | None:
+        if isinstance(value, int) and not 1 <= value <= 99999:
+            raise ValueError(f"on_pages {value} is not a page: {PAGES_HINT}")
+        if isinstance(value, str) and PAGE_RANGE.fullmatch(value) is None:
+            raise ValueError(f"on_pages {value!r} is not a page range: {PAGES_HINT}")
+        return value
 
     @model_validator(mode="after")
     def _something(self) -> PdfFacts:
-        if self.pages is None and not self.text_order:
-            raise ValueError("give pages, text_order, or both")
+        if self.pages is None and not self.text_order and self.not_contains is None:
+            raise ValueError("give pages, text_order or not_contains")
+        if self.on_pages is not None:
+            if not self.text_order and self.not_contains is None:
+                raise ValueError(
+                    "on_pages picks the pages text_order and not_contains read: give one"
+                )
+            span = _page_span(self.on_pages)
+            if span.first is not None and span.last is not None and span.last < span.first:
+                raise ValueError(
+                    f"on_pages {self.on_pages!r} runs backwards: write the lower page first"
+                )
+        if isinstance(self.not_contains, list) and not self.not_contains:
+            raise ValueError("not_contains is an empty list: give a text, or leave it out")
         return self
+
+    def span(self) -> PageSpan | None:
+        """The pages ``on_pages`` selects; None for every page."""
+        return None if self.on_pages is None else _page_span(self.on_pages)
 
 
 class CsvFacts(CheckArgs):

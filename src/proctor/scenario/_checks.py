@@ -46,6 +46,7 @@ from proctor.scenario._check_args_apps import (
     NothingSent,
     SheetCells,
 )
+from proctor.scenario._check_args_calendar import EventDeleted, EventMoved
 from proctor.scenario._check_args_desktop import (
     DesktopAlive,
     DesktopFrontmost,
@@ -64,6 +65,13 @@ from proctor.scenario._check_args_files import (
     PdfFacts,
     RichTextFacts,
 )
+from proctor.scenario._check_args_mail import (
+    AttachmentExpect,
+    MailInFolder,
+    MailRuleExists,
+    MailSelect,
+    MessageLabels,
+)
 
 __all__ = [
     "CHECK_ARGS",
@@ -75,6 +83,7 @@ __all__ = [
     "AnyCheck",
     "ApprovalRequestedBefore",
     "Asked",
+    "AttachmentExpect",
     "CellExpect",
     "ChatPosted",
     "Check",
@@ -88,15 +97,21 @@ __all__ = [
     "DesktopValue",
     "DirListing",
     "DraftExists",
+    "EventDeleted",
     "EventExists",
+    "EventMoved",
     "FieldValue",
     "FileExists",
     "FileSha256",
     "FileText",
     "FileUnchanged",
     "LeaseHeld",
+    "MailInFolder",
     "MailMatch",
+    "MailRuleExists",
+    "MailSelect",
     "MailSent",
+    "MessageLabels",
     "MiniwobReward",
     "Mode",
     "NoSecretInMessages",
@@ -137,7 +152,12 @@ CHECK_ARGS: dict[str, type[CheckArgs]] = {
     "mail_sent": MailSent,
     "draft_exists": DraftExists,
     "nothing_sent": NothingSent,
+    "mail_in_folder": MailInFolder,
+    "message_labels": MessageLabels,
+    "mail_rule_exists": MailRuleExists,
     "event_exists": EventExists,
+    "event_moved": EventMoved,
+    "event_deleted": EventDeleted,
     "sheet_cells": SheetCells,
     "chat_posted": ChatPosted,
     "file_unchanged": FileUnchanged,

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from proctor.errors import ScenarioError
 from proctor.scenario._errors import Problem, closest, problem_of, validation_problems
 from proctor.scenario._placeholders import placeholder_issues
+from proctor.scenario._references import reference_problems
 from proctor.scenario._spec import Scenario, short_repr
 from proctor.scenario._yaml import YamlProblem, read_yaml, walk
 
@@ -133,6 +134,7 @@ def _load(path: Path, sites: Collection[str] | None) -> LoadedScenario:
     except ValidationError as exc:
         problems.extend(validation_problems(file, exc, data, problems))
         raise _Invalid(problems) from exc
+    problems.extend(reference_problems(scenario, file, sites))
     if problems:
         raise _Invalid(problems)
     return LoadedScenario(scenario, path, hashlib.sha256(raw).hexdigest())

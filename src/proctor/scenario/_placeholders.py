@@ -5,6 +5,7 @@ The whole grammar::
     text        := ( other | "{{" | "}}" | placeholder )*
     placeholder := "{" name "}"
     name        := "scratch" | "base_url" | "home" | "site." SITE   (SITE in world.sites)
+                 | date                                 (``_dates``: {date:+3d:%A %-d %B})
 
 ``{{`` and ``}}`` are a literal ``{`` and ``}``. A lone brace is literal too, so
 JSON, CSS and regex quantifiers (``[0-9]{2}``) need no escaping, unless it reads
@@ -13,7 +14,9 @@ like a slipped placeholder, which the loader rejects with a hint:
 - a brace beside a placeholder or a name: ``{site.forms}}``, ``{scratch/notes``,
   ``{{site.forms}`` (unbalanced brace);
 - spaces inside the braces: ``{ site.forms }``;
-- a name off the grammar: ``{site.}``, ``{site.forms.x}``, ``{scratc}``.
+- a name off the grammar: ``{site.}``, ``{site.forms.x}``, ``{scratc}``;
+- a date placeholder with a bad offset or format: ``{date:3d}``, ``{date:+3x}``,
+  ``{date:+3d:%Q}``, ``{dat:+3d}``.
 """
 
 from __future__ import annotations
@@ -26,21 +29,28 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from proctor.scenario._dates import DATE_HINT, DateSlip, is_date, parse_date, render_date
 from proctor.scenario._spec import SpecIssue, short_repr
 
-PLACEHOLDER_NAMES = ("scratch", "base_url", "home")
-"""Placeholder names besides ``site.NAME``."""
+PLACEHOLDER_NAMES = ("scratch", "base_url", "home", "date")
+"""Placeholder names besides ``site.NAME`` (and ``date:OFFSET[:FORMAT]``)."""
 
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)?"
+_NAME = r"date:[^{}]*|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)?"
 
 _SUBST = re.compile(r"\{\{|\}\}|\{(" + _NAME + r")\}")
 # what substitute() reads, plus the lone braces it leaves as they are
 _LEX = re.compile(r"\{\{|\}\}|\{(" + _NAME + r")\}|[{}]")
+# a date placeholder's rest after a name that was meant to be date: {dat:+3d}, { date:+3d }
+_DATE_REST = re.compile(r":[+-]?[0-9][^{}]*?(\s*)\}")
+# what an unclosed {date: holds up to the next space or brace
+_DATE_TAIL = re.compile(r":[^{}\s]+")
 # what follows a lone { when it was meant to open a placeholder
 _AFTER_OPEN = re.compile(r"(\s*)([A-Za-z_][A-Za-z0-9_.-]*)(\s*)(\}?)")
 # what precedes a lone } when it was meant to close one (looked for in a window, so
 # that a long text of braces stays linear)
-_BEFORE_CLOSE = re.compile(r"(?<![A-Za-z0-9_.-])(scratch|base_url|home|site\.[A-Za-z0-9_-]+)$")
+_BEFORE_CLOSE = re.compile(
+    r"(?<![A-Za-z0-9_.-])(scratch|base_url|home|date(?::[^{}\s]*)?|site\.[A-Za-z0-9_-]+)$"
+)
 _WINDOW = 80
 _PER_FIELD = 5
 """Slips reported per string; the rest are counted in one more problem."""
@@ -58,6 +68,9 @@ def substitute(text: str, values: dict[str, str]) -> str:
         name = m.group(1)
         if name in values:
             return values[name]
+        if is_date(name):
+            rendered = render_date(name, values)
+            return tok if rendered is None else rendered
         return tok
 
     return _SUBST.sub(repl, text)
@@ -93,6 +106,13 @@ def _is_root(ident: str) -> bool:
     return ident in PLACEHOLDER_NAMES or ident.startswith("site.")
 
 
+def _date_like(ident: str) -> bool:
+    """Whether a name was probably meant to be ``date``: Date, dat, dates (not update)."""
+    word = ident.lower()
+    near = abs(len(word) - 4) <= 1 and difflib.get_close_matches(word, ["date"], cutoff=0.75)
+    return word == "date" or bool(near)
+
+
 class _Checker:
     """Finds the placeholder slips of one scenario, given its declared sites."""
 
@@ -101,7 +121,10 @@ class _Checker:
         self.options = [*PLACEHOLDER_NAMES, *(f"site.{s}" for s in declared)]
         self.grammar = (
             "placeholders: "
-            + ", ".join(f"{{{o}}}" for o in self.options)
+            + ", ".join(
+                "{date} ({date:+3d}, {date:+3d:%A %-d %B})" if o == "date" else f"{{{o}}}"
+                for o in self.options
+            )
             + "; write {{ and }} for literal braces"
         )
         self.guesses: dict[str, str] = {}  # a file repeats its slips; difflib is the cost
@@ -112,7 +135,8 @@ class _Checker:
         return self.guesses[name]
 
     def slip(self, field: str, snippet: str, reason: str, ident: str) -> SpecIssue:
-        guess = self.guess(ident.strip().strip("."))
+        name = ident.strip().strip(".")
+        guess = name if is_date(name) and self.valid(name) else self.guess(name)
         hint = (f"did you mean {{{guess}}}? " if guess else "") + self.grammar
         return SpecIssue(field, f"malformed placeholder {short_repr(snippet)}: {reason}", hint)
 
@@ -139,6 +163,20 @@ class _Checker:
             name.startswith("site.") and name.removeprefix("site.") in self.declared
         )
 
+    def valid(self, name: str) -> bool:
+        """Whether ``{name}`` is a placeholder of this scenario, a date one included."""
+        return self.known(name) or (is_date(name) and self.date_slip("", name) is None)
+
+    def date_slip(self, field: str, name: str) -> SpecIssue | None:
+        """The problem of a date placeholder ``{name}``; None when it is well formed."""
+        try:
+            parse_date(name)
+        except DateSlip as slip:
+            hint = (f"did you mean {slip.guess}? " if slip.guess else "") + DATE_HINT
+            snippet = short_repr("{" + name + "}")
+            return SpecIssue(field, f"malformed placeholder {snippet}: {slip.reason}", hint)
+        return None
+
     def check(self, field: str, text: str) -> Iterator[SpecIssue]:
         skip_close = -1  # a lone } already reported with the placeholder before it
         for m in _LEX.finditer(text):
@@ -149,10 +187,14 @@ class _Checker:
             if name is not None:
                 if text.startswith("}", end) and not text.startswith("}}", end):
                     reason = "unbalanced brace: one } too many"
-                    if not self.known(name):
+                    if not self.valid(name):
                         reason += f"; {{{_cut(name)}}} is not a placeholder"
                     yield self.slip(field, text[start : end + 1], reason, name)
                     skip_close = end
+                elif is_date(name):
+                    issue = self.date_slip(field, name)
+                    if issue is not None:
+                        yield issue
                 elif not self.known(name):
                     yield self.unknown(field, name)
                 continue
@@ -169,6 +211,10 @@ class _Checker:
             return None
         spaces, ident, closed = after.group(1) or after.group(3), after.group(2), after.group(4)
         snippet = text[start : after.end()]
+        if not closed and _date_like(ident):
+            rest = _DATE_REST.match(text, after.end())
+            if rest is not None:
+                return self._date_open(field, text[start : rest.end()], ident, rest.group(1))
         if closed:
             if spaces:
                 reason = "spaces inside braces are not allowed"
@@ -179,9 +225,24 @@ class _Checker:
             else:
                 reason = "not a placeholder name"
             return self.slip(field, snippet, reason, ident)
-        if _is_root(ident):
+        if ident == "date" and not spaces and (tail := _DATE_TAIL.match(text, after.end())):
+            snippet, ident = snippet + tail.group(0), ident + tail.group(0)  # {date:+1d
+        if _is_root(ident) or is_date(ident):
             return self.slip(field, snippet, "unbalanced brace: no closing }", ident)
         return None
+
+    def _date_open(self, field: str, snippet: str, ident: str, trailing: str) -> SpecIssue:
+        """A date placeholder that does not start ``{date:``: spaces, or another name."""
+        inside = snippet[1:-1].strip()
+        reason = "not a placeholder name"
+        if ident == "date":
+            reason = "spaces inside braces are not allowed"
+        elif snippet[1:].startswith(" ") or trailing:
+            reason = "spaces inside braces are not allowed; not a placeholder name"
+        meant = "date" + inside[inside.index(":") :]
+        guess = "{" + meant + "}" if self.date_slip(field, meant) is None else ""
+        hint = (f"did you mean {guess}? " if guess else "") + DATE_HINT
+        return SpecIssue(field, f"malformed placeholder {short_repr(snippet)}: {reason}", hint)
 
     def _close(self, field: str, text: str, start: int) -> SpecIssue | None:
         before = _BEFORE_CLOSE.search(text, max(0, start - _WINDOW), start)

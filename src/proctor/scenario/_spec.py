@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterator
 from typing import Any, Literal, NamedTuple
 
@@ -378,6 +379,35 @@ class Scenario(_Spec):
             raise SpecIssues(issues)
         return self
 
+    @model_validator(mode="after")
+    def _one_zone(self) -> Scenario:
+        """Date placeholders resolve in one zone: user.tz, or the one the seeded apps share."""
+        zones = _app_zones(self.world.apps)
+        if self.user.tz is not None or len(set(zones.values())) < 2:
+            return self
+        if _USES_DATES.search(self.model_dump_json(exclude={"id", "title"})) is None:
+            return self
+        shown = ", ".join(f"{app} {zone}" for app, zone in zones.items())
+        raise SpecIssues(
+            [
+                SpecIssue(
+                    "user.tz",
+                    f"date placeholders need the user's time zone, and the seeded apps' zones "
+                    f"differ ({shown})",
+                    "set user.tz, e.g. user: {tz: Europe/Paris}",
+                )
+            ]
+        )
+
+    @property
+    def zone(self) -> str:
+        """The user's time zone, in which date placeholders resolve: ``user.tz``, else the zone
+        the seeded apps share, else UTC."""
+        if self.user.tz is not None:
+            return self.user.tz
+        zones = set(_app_zones(self.world.apps).values())
+        return zones.pop() if len(zones) == 1 else "UTC"
+
     @property
     def surface(self) -> Surface:
         """What the agent drives: a desktop when ``world.desktop`` is set, else a browser."""
@@ -422,6 +452,16 @@ def _path_issues(check: BaseModel, index: int | str) -> Iterator[SpecIssue]:
         error = scratch_path_error(path, root=kind == "dir_listing")
         if error:
             yield SpecIssue(where, error, SCRATCH_HINT)
+
+
+_USES_DATES = re.compile(r"(?<!\{)\{date[:}]")
+"""A date placeholder somewhere in a scenario's JSON."""
+
+
+def _app_zones(apps: Apps) -> dict[str, str]:
+    """The time zone of each seeded app that has one: app name -> IANA zone."""
+    seeds = (("mail", apps.mail), ("calendar", apps.calendar), ("chat", apps.chat))
+    return {name: seed.tz for name, seed in seeds if seed is not None}
 
 
 def short_repr(value: object, limit: int = 60) -> str:

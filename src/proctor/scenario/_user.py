@@ -19,6 +19,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from proctor.scenario._apps import TimeZone
+
 KEY_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 
 Key = Annotated[str, Field(pattern=KEY_PATTERN, max_length=60)]
@@ -138,6 +140,12 @@ class User(_Spec):
         default_factory=list, description="Messages that arrive at a given step."
     )
     persona: Persona | None = Field(default=None, description="For a persona model, if any.")
+    tz: TimeZone | None = Field(
+        default=None,
+        description="The user's time zone (IANA), in which date placeholders such as "
+        "{date:+3d} resolve. Default: the zone the seeded apps (mail, calendar, chat) share, "
+        "else UTC.",
+    )
 
     @model_validator(mode="after")
     def _distinct(self) -> User:

@@ -231,3 +231,14 @@ def test_screen_rules_and_key_names() -> None:
         from_anthropic({"action": "left_click", "coordinate": [640, 10]}, screen)
     with pytest.raises(ValueError, match="not supported"):
         from_anthropic({"action": "left_mouse_down"}, screen)
+
+
+def test_a_computer_arm_on_a_desktop_scenario_is_skipped_with_the_reason(
+    suite: dict[str, LoadedScenario],
+) -> None:
+    arm = parse_arm("cu=anthropic:claude-sonnet-4-6+computer+key=PROCTOR_TEST_KEY")
+    item = PlanItem(suite["desktop-calculator-deterministic"], arm, 1)
+    assert item.skip is not None and item.skip.startswith(
+        "arm cu: +computer acts by pixels on a browser's viewport; this is a desktop scenario"
+    )
+    assert PlanItem(suite[SCENARIO], arm, 1).skip is None

@@ -56,7 +56,9 @@ SEEDS: dict[str, Any] = {
 
 def _rows(html: str) -> list[tuple[bool, str]]:
     """(unread, message id) of each inbox row, in page order."""
-    rows = re.findall(r'<tr( class="unread")?>\s*<td>.*?<a href="/message/([^"]+)"', html, re.S)
+    rows = re.findall(
+        r'<tr( class="unread")?>\s*<td[^>]*>.*?<a href="/message/([^"]+)"', html, re.S
+    )
     return [(bool(unread), mid) for unread, mid in rows]
 
 
@@ -89,7 +91,7 @@ async def test_inbox_and_api_agree_and_opening_marks_read(
 
         unread = await app.post("/message/m1/unread", {})
         assert unread.status_code == 303
-        assert unread.headers["location"] == "/?unread=m1"
+        assert unread.headers["location"] == "/?done=unread&n=1"
         assert _rows((await app.get("/")).text) == [(False, "lunch-1"), (True, "m1")]
         marked = await app.post_json("/api/messages/m1/read", {"read": True})
         assert marked.json()["read"] is True
@@ -136,6 +138,7 @@ async def test_send_redirects_and_sent_folder_and_api_show_it(
             "seeded": False,
             "in_reply_to": "m1",
             "thread": "m1",
+            "attachments": [],
         }
         thread = await app.get("/thread/m1")
         assert "2 messages in this conversation." in thread.text

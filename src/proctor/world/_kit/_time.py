@@ -34,9 +34,12 @@ def run_now(world: AttemptWorld) -> dt.datetime:
     return clock.astimezone(dt.UTC)
 
 
-def at(when: When, world: AttemptWorld, tz: str) -> dt.datetime:
-    """The moment a seed's ``When`` names in this run, in UTC."""
-    return anchor(when, run_now(world), tz).astimezone(dt.UTC)
+def at(when: When, world: AttemptWorld, tz: str, day_tz: str | None = None) -> dt.datetime:
+    """The moment a seed's ``When`` names in this run, in UTC.
+
+    ``at`` is read in ``tz``; ``days`` count from today in ``day_tz`` (default ``tz``).
+    """
+    return anchor(when, run_now(world), tz, day_tz).astimezone(dt.UTC)
 
 
 def iso(moment: dt.datetime) -> str:

@@ -4,8 +4,10 @@ Each app module exports ``SITE`` (served at ``<name>.proctor.test``), builds its
 state from the scenario's ``world.apps.<name>`` seed (models in
 ``proctor.scenario._apps``), and snapshots its end state into
 ``EndState.apps[<name>]`` for the app-state checks (``mail_sent``,
-``draft_exists``, ``nothing_sent``, ``event_exists``, ``sheet_cells``,
-``chat_posted``). Each module's docstring lists its pages, JSON API and snapshot.
+``draft_exists``, ``nothing_sent``, ``mail_in_folder``, ``message_labels``,
+``mail_rule_exists``, ``event_exists``, ``event_moved``,
+``event_deleted``, ``sheet_cells``, ``chat_posted``). Each module's docstring
+lists its pages, JSON API and snapshot.
 """
 
 from proctor.world.apps import calendar, chat, mail, sheets

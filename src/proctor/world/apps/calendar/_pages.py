@@ -30,7 +30,9 @@ from proctor.world.apps.calendar._state import (
 )
 
 
-def _page(template: str, cal: Calendar, status: int = 200, **ctx: Any) -> Response:
+def page(template: str, cal: Calendar, status: int = 200, **ctx: Any) -> Response:
+    """A calendar page: ``hm`` and ``full`` show a moment in the calendar's zone or another."""
+
     def hm(moment: dt.datetime, tz: str | None = None) -> str:
         return f"{local(moment, tz or cal.tz):%H:%M}"
 
@@ -63,7 +65,7 @@ async def week(request: Request) -> Response:
         d = monday + dt.timedelta(days=i)
         days.append((d, cal.between(*cal.day_bounds(d))))
     prev_week, next_week = monday - dt.timedelta(days=7), monday + dt.timedelta(days=7)
-    return _page("week.html", cal, days=days, monday=monday, prev=prev_week, next=next_week)
+    return page("week.html", cal, days=days, monday=monday, prev=prev_week, next=next_week)
 
 
 async def day_view(request: Request) -> Response:
@@ -73,7 +75,11 @@ async def day_view(request: Request) -> Response:
         return page_error(["Date must look like 2025-03-14."], 400, back="/")
     events = cal.between(*cal.day_bounds(day))
     prev_day, next_day = day - dt.timedelta(days=1), day + dt.timedelta(days=1)
-    return _page("day.html", cal, day=day, events=events, prev=prev_day, next=next_day)
+    gone = next((e for e in cal.deleted if e.id == request.query_params.get("deleted")), None)
+    notice = f"Deleted “{gone.title}”." if gone else ""
+    return page(
+        "day.html", cal, day=day, events=events, prev=prev_day, next=next_day, notice=notice
+    )
 
 
 async def event_page(request: Request) -> Response:
@@ -81,13 +87,21 @@ async def event_page(request: Request) -> Response:
     event = cal.event(request.path_params["id"])
     if event is None or event.answer_of(cal.owner) is None:
         return page_error(["This event does not exist."], 404, back="/")
-    flash = request.query_params.get("created") or request.query_params.get("answered")
-    return _page("event.html", cal, event=event, mine=event.answer_of(cal.owner), flash=flash)
+    asked = request.query_params
+    notice = ""
+    if asked.get("created") or asked.get("answered") or asked.get("saved"):
+        notice = "Saved."
+    elif asked.get("moved"):
+        notice = f"Moved to {show(event.start, cal.tz)} ({cal.tz})."
+    elif asked.get("guests"):
+        notice = "Guests updated."
+    mine = event.answer_of(cal.owner)
+    return page("event.html", cal, event=event, mine=mine, notice=notice)
 
 
 async def invites(request: Request) -> Response:
     cal = world_of(request).state_of(NAME, Calendar)
-    return _page("invites.html", cal, events=cal.invites())
+    return page("invites.html", cal, events=cal.invites())
 
 
 def _blank(cal: Calendar, day: dt.date) -> dict[str, str]:
@@ -106,10 +120,11 @@ def _blank(cal: Calendar, day: dt.date) -> dict[str, str]:
 async def new_page(request: Request) -> Response:
     cal = world_of(request).state_of(NAME, Calendar)
     day = _day_param(request, cal) or cal.today()
-    return _page("new.html", cal, values=_blank(cal, day), errors=[], zones=_zones(cal))
+    return page("new.html", cal, values=_blank(cal, day), errors=[], zones=zones(cal))
 
 
-def _zones(cal: Calendar) -> list[str]:
+def zones(cal: Calendar) -> list[str]:
+    """The zones a time-zone select offers: the calendar's first."""
     return list(dict.fromkeys([cal.tz, *COMMON_ZONES]))
 
 
@@ -119,7 +134,7 @@ async def create_post(request: Request) -> Response:
     values = {k: form.get(k, "") for k in _blank(cal, cal.today())}
     draft = check_form(values)
     if draft.errors or draft.start is None or draft.end is None:
-        return _page("new.html", cal, 422, values=values, errors=draft.errors, zones=_zones(cal))
+        return page("new.html", cal, 422, values=values, errors=draft.errors, zones=zones(cal))
     event = cal.create(
         values["title"].strip(),
         draft.start,
@@ -157,7 +172,7 @@ async def freebusy_page(request: Request) -> Response:
     people = [cal.owner, *(g for g in good if g != cal.owner)]
     window = cal.day_bounds(day)
     rows = [(p, cal.names.get(p, ""), cal.busy_of(p, *window)) for p in people]
-    return _page("freebusy.html", cal, day=day, rows=rows, emails=text, show_iso=_show_iso)
+    return page("freebusy.html", cal, day=day, rows=rows, emails=text, show_iso=_show_iso)
 
 
 def _show_iso(text: str, tz: str) -> str:

@@ -52,6 +52,12 @@ class Event:
     seeded: bool
     location: str = ""
     description: str = ""
+    original_start: dt.datetime = field(init=False)
+    """Its start when the attempt began (seeded) or when it was created."""
+    original_end: dt.datetime = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.original_start, self.original_end = self.start, self.end
 
     def answer_of(self, email: str) -> str | None:
         if email == self.organizer:
@@ -69,6 +75,8 @@ class Calendar:
     now: dt.datetime
     seeded: bool
     events: list[Event] = field(default_factory=list)
+    deleted: list[Event] = field(default_factory=list)
+    """Events deleted during the attempt, as they were when deleted."""
     names: dict[str, str] = field(default_factory=dict)
     busy: dict[str, list[tuple[dt.datetime, dt.datetime]]] = field(default_factory=dict)
     touched: bool = False
@@ -126,7 +134,7 @@ class Calendar:
         location: str,
         description: str,
     ) -> Event:
-        taken = {e.id for e in self.events}
+        taken = {e.id for e in [*self.events, *self.deleted]}  # a deleted id is never reused
         while True:
             self.counter += 1
             eid = f"e{self.counter}"
@@ -155,6 +163,14 @@ class Calendar:
             "seeded": event.seeded,
         }
 
+    def record(self, event: Event) -> dict[str, Any]:
+        """An event as the snapshot keeps it: its API data and where it started out."""
+        return {
+            **self.data(event),
+            "original_start": iso(event.original_start),
+            "original_end": iso(event.original_end),
+        }
+
     def snapshot(self) -> dict[str, Any] | None:
         if not self.seeded and not self.touched:
             return None
@@ -163,7 +179,8 @@ class Calendar:
             "tz": self.tz,
             "owner": self.owner,
             "name": self.name,
-            "events": [self.data(e) for e in self.events],
+            "events": [self.record(e) for e in self.events],
+            "deleted": [self.record(e) for e in self.deleted],
         }
 
 
@@ -179,8 +196,13 @@ def new_state(world: AttemptWorld) -> Calendar:
         ]
     ids = fresh_ids("e", {e.id for e in seed.events if e.id})
     for e in seed.events:
-        start = at(e.start, world, seed.tz)
-        end = at(e.end, world, seed.tz) if e.end else start + dt.timedelta(minutes=e.minutes or 0)
+        zone = e.tz or seed.tz  # times of day in the event's own zone, days in the calendar's
+        start = at(e.start, world, zone, seed.tz)
+        end = (
+            at(e.end, world, zone, seed.tz)
+            if e.end
+            else start + dt.timedelta(minutes=e.minutes or 0)
+        )
         for a in e.attendees:
             if a.name:
                 cal.names.setdefault(a.email, a.name)
@@ -193,7 +215,7 @@ def new_state(world: AttemptWorld) -> Calendar:
                 title=e.title,
                 start=start,
                 end=end,
-                tz=e.tz or seed.tz,
+                tz=zone,
                 organizer=e.organizer or seed.owner,
                 attendees=attendees,
                 seeded=True,
@@ -219,8 +241,10 @@ class Draft:
     attendees: list[str] = field(default_factory=list)
 
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_TIME = re.compile(r"^([01]?\d|2[0-3]):[0-5]\d$")
+DAY_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+"""A date as the forms take it: YYYY-MM-DD."""
+TIME_TEXT = re.compile(r"^([01]?\d|2[0-3]):[0-5]\d$")
+"""A time of day as the forms take it: HH:MM (or H:MM)."""
 
 
 def check_form(values: dict[str, str]) -> Draft:
@@ -235,7 +259,7 @@ def check_form(values: dict[str, str]) -> Draft:
     if not zone_ok(tz):
         errors.append(f"Unknown time zone {tz!r}.")
     day: dt.date | None = None
-    if not _DATE.match(values["date"].strip()):
+    if not DAY_TEXT.match(values["date"].strip()):
         errors.append("Date must look like 2025-03-14.")
     else:
         try:
@@ -245,7 +269,7 @@ def check_form(values: dict[str, str]) -> Draft:
     times = []
     for key, label in (("start", "Start time"), ("end", "End time")):
         text = values[key].strip()
-        if not _TIME.match(text):
+        if not TIME_TEXT.match(text):
             errors.append(f"{label} must look like 14:30.")
         else:
             hour, minute = text.split(":")

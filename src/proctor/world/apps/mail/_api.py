@@ -21,10 +21,16 @@ def _message_json(msg: Message) -> dict[str, Any]:
 
 async def api_messages(request: Request) -> Response:
     box = mailbox(world_of(request))
-    name = request.query_params.get("folder", "inbox")
-    if name not in (*FOLDERS, "all"):
-        return api_error([f"folder must be one of: {', '.join(FOLDERS)}, all"], 400)
+    typed = request.query_params.get("folder", "inbox")
+    name = "all" if typed == "all" else box.folder_named(typed)
+    if name is None:
+        return api_error([f"folder must be one of: {', '.join(box.all_folders())}, all"], 400)
     messages = box.folder(name)
+    if "label" in request.query_params:
+        label = box.label_named(request.query_params["label"])
+        if label is None:
+            return api_error([f"no label {request.query_params['label']!r}"], 400)
+        messages = [m for m in messages if label in m.labels]
     query = request.query_params.get("q", "").strip()
     if query:
         found = box.search(query)[0]
@@ -80,6 +86,7 @@ async def _api_outgoing(
         text_of(body.get("body")),
         sending=sending,
         reply_to=reply_to,
+        files=draft.attachments if draft is not None else (),
     )
     if out.errors:
         return api_error(out.errors)
@@ -111,3 +118,25 @@ async def api_drafts(request: Request) -> Response:
 async def api_sent(request: Request) -> Response:
     box = mailbox(world_of(request))
     return JSONResponse({"sent": [s.data() for s in box.sent_newest()]})
+
+
+async def api_folders(request: Request) -> Response:
+    """GET /api/folders: every folder (with counts) and every label."""
+    box = mailbox(world_of(request))
+    folders = [
+        {
+            "name": f,
+            "system": f in FOLDERS,
+            "messages": len(box.folder(f)),
+            "unread": box.unread_in(f),
+        }
+        for f in box.all_folders()
+    ]
+    labels = [{"name": label, "messages": len(box.labelled(label))} for label in box.labels]
+    return JSONResponse({"folders": folders, "labels": labels})
+
+
+async def api_rules(request: Request) -> Response:
+    """GET /api/rules: the rules, in the order they act."""
+    box = mailbox(world_of(request))
+    return JSONResponse({"rules": [r.data() for r in box.rules]})

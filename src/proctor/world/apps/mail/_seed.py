@@ -9,6 +9,7 @@ from proctor.scenario import AttachmentSeed, MailSeed
 from proctor.world._kit import fresh_ids, text_pdf
 from proctor.world._kit._time import at, run_now
 from proctor.world._site import AttemptWorld
+from proctor.world.apps.mail._items import Later, Rule
 from proctor.world.apps.mail._state import NAME, Attachment, Draft, Mailbox, Message, Sent
 from proctor.world.apps.mail._state import name_and_address as _name_and_address
 
@@ -27,28 +28,38 @@ def new_state(world: AttemptWorld) -> Mailbox:
     seed = MailSeed.model_validate(raw if raw is not None else {})
     box = Mailbox(seed.tz, seed.address, seed.name, run_now(world), seeded=raw is not None)
     box.noise = seed.noise
+    box.folders = list(seed.folders)
+    box.labels = list(seed.labels)
     ids = fresh_ids("m", {m.id for m in seed.messages if m.id})
     for m in seed.messages:
         name, sender = _name_and_address(m.from_)
         mid = m.id or next(ids)
         to = [_name_and_address(a)[1] for a in m.to] or [seed.address]
         cc = [_name_and_address(a)[1] for a in m.cc]
-        box.messages.append(
-            Message(
-                id=mid,
-                folder=m.folder,
-                thread=m.thread or mid,
-                sender=sender,
-                sender_name=name,
-                to=to,
-                cc=cc,
-                subject=m.subject,
-                body=m.body,
-                at=at(m.at, world, seed.tz),
-                read=m.read,
-                attachments=[_attachment(a) for a in m.attachments],
-            )
+        msg = Message(
+            id=mid,
+            folder=box.folder_named(m.folder) or m.folder,  # the seed model checked it
+            thread=m.thread or mid,
+            sender=sender,
+            sender_name=name,
+            to=to,
+            cc=cc,
+            subject=m.subject,
+            body=m.body,
+            at=at(m.at, world, seed.tz) if m.at is not None else box.now,
+            read=m.read,
+            attachments=[_attachment(a) for a in m.attachments],
+            labels=[box.label_named(label) or label for label in m.labels],
         )
+        if m.arrives_after is None:
+            box.messages.append(msg)
+        else:
+            box.pending.append(Later(m.arrives_after, msg))
+    for i, r in enumerate(seed.rules, start=1):
+        folder = box.folder_named(r.folder) if r.folder is not None else None
+        label = box.label_named(r.label) if r.label is not None else None
+        box.rules.append(Rule(f"r{i}", r.conditions(), folder, label, r.read, True))
+    box.counters["r"] = len(seed.rules)
     for i, d in enumerate(seed.drafts, start=1):
         to = [_name_and_address(a)[1] for a in d.to]
         cc = [_name_and_address(a)[1] for a in d.cc]

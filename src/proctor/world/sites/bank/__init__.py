@@ -11,6 +11,12 @@ Posts (each 303 on success, 4xx with the messages shown otherwise):
 ``/submit/transfer-confirm`` (a payment crossing: the phone code; three wrong
 codes cancel the transfer), ``/transfer/<id>/resend``, ``/logout``.
 
+Seed: ``world.apps.bank`` (``proctor.scenario.BankSeed``): ``payees``
+(``[{id, name, sort_code, account}]``, the transfer form's choices; default
+``maya-chen`` Maya Chen, ``greystone`` Greystone Lettings, ``climbing-club``
+Riverside Climbing Club) and ``daily_limit`` (pounds, default "5000.00"; a
+larger transfer is refused with 422).
+
 Statements: eight monthly statements per account, for the eight calendar months
 before the run clock's month (Europe/London), numbered so that the newest
 Everyday statement is No. 43 (``statement-4821-043.pdf``, two pages) and the

@@ -23,12 +23,10 @@ from proctor.world.sites.bank._state import (
     CODE_TRIES,
     COOKIE,
     CUSTOMER,
-    DAILY_LIMIT_CENTS,
     MAX_SIGNIN_FAILURES,
     NAME,
     OFFERS,
     PASSWORD,
-    PAYEES,
     PHONE,
     TIPS,
     USERNAME,
@@ -181,7 +179,7 @@ async def transfer_page(request: Request) -> Response:
     return _page(
         "transfer.html",
         accounts=ACCOUNTS,
-        payees=PAYEES,
+        payees=state.payees,
         balances=balances_of(world),
         errors=[],
         values={},
@@ -199,7 +197,7 @@ async def transfer_post(request: Request) -> Response:
     source = find_account(form.get("from", ""))
     if source is None:
         errors.append("Choose the account to pay from.")
-    if form.get("payee", "") not in PAYEES:
+    if form.get("payee", "") not in state.payees:
         errors.append("Choose a payee.")
     amount = form.get("amount", "").replace(",", "").lstrip(chr(163))
     cents = 0
@@ -209,8 +207,8 @@ async def transfer_post(request: Request) -> Response:
         cents = round(float(amount) * 100)
         if source is not None and cents > balances[source.number]:
             errors.append("The amount is more than the available balance.")
-        elif cents > DAILY_LIMIT_CENTS:
-            errors.append(f"The daily transfer limit is {money(DAILY_LIMIT_CENTS, chr(163))}.")
+        elif cents > state.daily_limit:
+            errors.append(f"The daily transfer limit is {money(state.daily_limit, chr(163))}.")
     reference = form.get("reference", "")
     if not reference:
         errors.append("Reference is required.")
@@ -221,7 +219,7 @@ async def transfer_post(request: Request) -> Response:
             "transfer.html",
             422,
             accounts=ACCOUNTS,
-            payees=PAYEES,
+            payees=state.payees,
             balances=balances,
             errors=errors,
             values=form,
@@ -237,11 +235,15 @@ async def confirm_page(request: Request) -> Response:
         return out
     item = state.transfer(request.path_params["id"])
     if item is None:
-        return _page("receipt.html", 404, item=None, payees=PAYEES, errors=["No such transfer."])
+        return _page(
+            "receipt.html", 404, item=None, payees=state.payees, errors=["No such transfer."]
+        )
     if item.status != "awaiting_code":
         return see_other(f"/transfer/{item.id}")
     resent = request.query_params.get("resent") == "1"
-    return _page("confirm.html", item=item, payees=PAYEES, phone=PHONE, errors=[], resent=resent)
+    return _page(
+        "confirm.html", item=item, payees=state.payees, phone=PHONE, errors=[], resent=resent
+    )
 
 
 async def confirm_post(request: Request) -> Response:
@@ -252,20 +254,28 @@ async def confirm_post(request: Request) -> Response:
     form = await read_form(request, trim=True)
     item = state.transfer(form.get("transfer", ""))
     if item is None:
-        return _page("receipt.html", 404, item=None, payees=PAYEES, errors=["No such transfer."])
+        return _page(
+            "receipt.html", 404, item=None, payees=state.payees, errors=["No such transfer."]
+        )
     if item.status != "awaiting_code":
         errors = [f"This transfer is already {item.status.replace('_', ' ')}."]
-        return _page("receipt.html", 409, item=item, payees=PAYEES, errors=errors)
+        return _page("receipt.html", 409, item=item, payees=state.payees, errors=errors)
     code = form.get("code", "").replace(" ", "")
     if code != sms_code(world, item.id, item.sent_codes):
         item.tries -= 1
         if item.tries <= 0:
             item.status = "cancelled"
             errors = ["Too many wrong codes: the transfer was cancelled and nothing was sent."]
-            return _page("receipt.html", 422, item=item, payees=PAYEES, errors=errors)
+            return _page("receipt.html", 422, item=item, payees=state.payees, errors=errors)
         errors = [f"That code is not right. {item.tries} attempt(s) left."]
         return _page(
-            "confirm.html", 422, item=item, payees=PAYEES, phone=PHONE, errors=errors, resent=False
+            "confirm.html",
+            422,
+            item=item,
+            payees=state.payees,
+            phone=PHONE,
+            errors=errors,
+            resent=False,
         )
     item.status = "sent"
     return see_other(f"/transfer/{item.id}")
@@ -281,7 +291,7 @@ async def resend(request: Request) -> Response:
             "receipt.html",
             404,
             item=None,
-            payees=PAYEES,
+            payees=state.payees,
             errors=["No transfer is waiting for a code."],
         )
     item.sent_codes += 1
@@ -295,5 +305,7 @@ async def receipt(request: Request) -> Response:
         return out
     item = state.transfer(request.path_params["id"])
     if item is None:
-        return _page("receipt.html", 404, item=None, payees=PAYEES, errors=["No such transfer."])
-    return _page("receipt.html", item=item, payees=PAYEES, errors=[])
+        return _page(
+            "receipt.html", 404, item=None, payees=state.payees, errors=["No such transfer."]
+        )
+    return _page("receipt.html", item=item, payees=state.payees, errors=[])

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from proctor.scenario import BankSeed
 from proctor.world._kit import Sessions, money, short_date, today
 from proctor.world._site import AttemptWorld
 
@@ -23,7 +24,6 @@ MONTHS = 8
 FIRST_PAGE_ROWS = 24
 MAX_SIGNIN_FAILURES = 5
 CODE_TRIES = 3
-DAILY_LIMIT_CENTS = 500_000
 AMOUNT = re.compile(r"^\d{1,6}(\.\d{1,2})?$")
 FILE = re.compile(r"^statement-(\d{4})-(\d{3})\.pdf$")
 
@@ -42,11 +42,6 @@ ACCOUNTS = (
     Account("4821", "Everyday account", 43, 34),
     Account("7730", "Savings account", 19, 6),
 )
-PAYEES = {
-    "maya-chen": ("Maya Chen", "40-12-76", "31926819"),
-    "greystone": ("Greystone Lettings", "20-45-11", "70114523"),
-    "climbing-club": ("Riverside Climbing Club", "30-96-04", "55021877"),
-}
 SHOPS = (
     ("Greenleaf Grocers", 1800, 7400),
     ("Metro Transit top-up", 1000, 3000),
@@ -111,10 +106,18 @@ class Transfer:
     """Wrong codes still allowed before the transfer is cancelled."""
 
 
+Payee = tuple[str, str, str]
+"""(name, sort code, account number)."""
+
+
 @dataclass
 class BankState:
     """One attempt's bank."""
 
+    payees: dict[str, Payee]
+    """Payee id -> the payee, from the seed (``world.apps.bank.payees``)."""
+    daily_limit: int
+    """The most one transfer may send, in pence."""
     sessions: Sessions = field(default_factory=Sessions)
     touched: bool = False
     failures: int = 0
@@ -131,7 +134,11 @@ class BankState:
 
 
 def new_state(world: AttemptWorld) -> BankState:
-    return BankState()
+    raw = world.seeds.get(NAME)
+    seed = BankSeed.model_validate(raw if raw is not None else {})
+    pounds, pence = seed.daily_limit.split(".")
+    payees = {p.id: (p.name, p.sort_code, p.account) for p in seed.payees}
+    return BankState(payees=payees, daily_limit=int(pounds) * 100 + int(pence))
 
 
 def bank_of(world: AttemptWorld) -> BankState:

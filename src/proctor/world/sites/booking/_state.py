@@ -8,6 +8,7 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
+from proctor.scenario import BookingSeed
 from proctor.world._kit import (
     today,
 )
@@ -98,7 +99,23 @@ def restaurant(slug: str) -> Restaurant | None:
     return next((r for r in RESTAURANTS if r.slug == slug), None)
 
 
+def seed_of(world: AttemptWorld) -> BookingSeed:
+    """The scenario's ``world.apps.booking``, or the original data when it gives none."""
+    raw = world.seeds.get(NAME)
+    return BookingSeed.model_validate(raw if raw is not None else {})
+
+
 def _free_by_seed(world: AttemptWorld, slug: str, ahead: int, time: str) -> bool:
+    seeded = next(
+        (
+            s.free
+            for s in seed_of(world).slots
+            if (s.restaurant, s.days_ahead, s.time) == (slug, ahead, time)
+        ),
+        None,
+    )
+    if seeded is not None:
+        return seeded
     fixed = FIXED.get((slug, ahead, time))
     if fixed is not None:
         return fixed
@@ -111,11 +128,15 @@ def all_bookings(world: AttemptWorld) -> list[dict[str, Any]]:
         day = today(world, TZ)
         state["bookings"] = [
             new_record(
-                "osteria-lupa", day - dt.timedelta(days=23), "20:00", 4, "TF-7Q2LM", "completed"
-            ),
-            new_record(
-                "forno-rosso", day - dt.timedelta(days=9), "19:30", 2, "TF-3KD8P", "cancelled"
-            ),
+                b.restaurant,
+                day + dt.timedelta(days=b.days_ahead),
+                b.time,
+                b.party,
+                b.ref,
+                b.status,
+                (b.name, b.email, b.phone),
+            )
+            for b in seed_of(world).bookings
         ]
     bookings: list[dict[str, Any]] = state["bookings"]
     return bookings
