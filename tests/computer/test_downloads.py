@@ -116,8 +116,12 @@ async def test_downloads_of_a_taken_name_are_numbered_and_recorded(
     assert (output / "report (1).csv").read_bytes() == body("1")
     two = await computer.act(a.Click(role="button", name="Two reports at once"))
     assert two.status == "ok", two.error
-    assert sorted(two.facts["downloads"]) == ["output/report (2).csv", "output/report (3).csv"]
-    saved = {(output / Path(p).name).read_bytes() for p in two.facts["downloads"]}
+    got = list(two.facts.get("downloads", []))
+    if len(got) < 2:  # on a loaded machine the second may start after the click's step ended
+        later = await computer.act(a.Wait(ms=3000))
+        got += later.facts.get("downloads", [])
+    assert sorted(got) == ["output/report (2).csv", "output/report (3).csv"]
+    saved = {(output / Path(p).name).read_bytes() for p in got}
     assert saved == {body("2"), body("3")}  # two names, so neither overwrote the other
     digests = {hashlib.sha256(p.read_bytes()).hexdigest() for p in output.iterdir()}
     assert len(digests) == 4

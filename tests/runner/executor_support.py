@@ -91,7 +91,7 @@ def differences(left: Any, right: Any, path: str = "", limit: int = 20) -> list[
                     found.append(f"{at}.{key}: only in {'right' if key not in a else 'left'}")
                 else:
                     walk(a[key], b[key], f"{at}.{key}")
-        elif isinstance(a, list) and isinstance(b, list):
+        elif isinstance(a, list | tuple) and isinstance(b, list | tuple):
             if len(a) != len(b):
                 found.append(f"{at}: {len(a)} items != {len(b)} items")
             for i, (x, y) in enumerate(zip(a, b, strict=False)):

@@ -321,5 +321,6 @@ async def test_a_slow_model_without_a_provider_failure_is_still_a_timeout(
     s = await serve(
         scaled, suite["header-enumeration"], slow, server, wire="compatible", extra="+timeout=20"
     )
-    assert (s.record.result, s.record.stop_reason) == ("failed", "timeout")
+    why = [f"{f.kind}: {f.message}" for f in s.record.infra_faults]
+    assert (s.record.result, s.record.stop_reason) == ("failed", "timeout"), why
     assert s.record.infra_faults == [] and s.record.infra_seconds == 0
