@@ -7,6 +7,7 @@ vLLM, Ollama, LM Studio, llama.cpp) through ``base_url``.
 from __future__ import annotations
 
 import base64
+from collections.abc import Awaitable
 from typing import Any
 
 from proctor.agents.llm._config import ModelConfig
@@ -112,6 +113,38 @@ def usage_of(raw: Any) -> Usage | None:
     )
 
 
+def sdk_client(config: ModelConfig) -> Any:
+    """``openai.AsyncOpenAI`` for ``config``, SDK retries off (ours count); both OpenAI wires
+    (chat completions, Responses) use it."""
+    import openai
+
+    return openai.AsyncOpenAI(
+        api_key=config.key() or "unused",
+        base_url=config.base_url,
+        max_retries=0,
+        timeout=config.timeout,
+    )
+
+
+async def sdk_call(config: ModelConfig, request: Awaitable[Any]) -> tuple[Any, Any]:
+    """The raw response and its parsed body, the SDK's errors as ``CallFailed``."""
+    import openai
+
+    try:
+        raw = await request
+        return raw, await parsed(raw)
+    except openai.APITimeoutError as exc:
+        raise CallFailed(f"timed out after {config.timeout:g}s", retryable=True) from exc
+    except openai.APIConnectionError as exc:
+        raise CallFailed(f"connection failed: {exc.__cause__ or exc}", retryable=True) from exc
+    except openai.APIStatusError as exc:
+        raise status_failure(
+            exc.status_code, exc.response.headers, error_detail(exc.body), config.key_env
+        ) from exc
+    except openai.APIError as exc:
+        raise CallFailed(f"unreadable reply: {exc}", retryable=False) from exc
+
+
 class OpenAIWire:
     """Chat completions through ``openai.AsyncOpenAI``, SDK retries off (ours count)."""
 
@@ -120,30 +153,13 @@ class OpenAIWire:
 
         self.config = config
         self._openai = openai
-        self._client = openai.AsyncOpenAI(
-            api_key=config.key() or "unused",
-            base_url=config.base_url,
-            max_retries=0,
-            timeout=config.timeout,
-        )
+        self._client = sdk_client(config)
 
     async def complete(self, request: Request) -> Reply:
-        openai = self._openai
-        try:
-            raw = await self._client.chat.completions.with_raw_response.create(
-                **body(self.config, request)
-            )
-            completion = await parsed(raw)
-        except openai.APITimeoutError as exc:
-            raise CallFailed(f"timed out after {self.config.timeout:g}s", retryable=True) from exc
-        except openai.APIConnectionError as exc:
-            raise CallFailed(f"connection failed: {exc.__cause__ or exc}", retryable=True) from exc
-        except openai.APIStatusError as exc:
-            raise status_failure(
-                exc.status_code, exc.response.headers, _detail(exc.body), self.config.key_env
-            ) from exc
-        except openai.APIError as exc:
-            raise CallFailed(f"unreadable reply: {exc}", retryable=False) from exc
+        raw, completion = await sdk_call(
+            self.config,
+            self._client.chat.completions.with_raw_response.create(**body(self.config, request)),
+        )
         if not completion.choices:
             raise CallFailed("the reply holds no choice", retryable=True)
         message = completion.choices[0].message
@@ -178,10 +194,11 @@ def _usage_from(response: Any) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
-def _detail(body: object) -> str:
+def error_detail(body: object) -> str:
+    """The message of an error body, as the OpenAI API and compatible servers shape it."""
     if isinstance(body, dict):
         error = body.get("error", body)
         if isinstance(error, dict):
-            return str(error.get("message") or error.get("type") or "")
+            return str(error.get("message") or error.get("code") or error.get("type") or "")
         return str(error)
     return str(body or "")

@@ -34,12 +34,11 @@ from proctor.agents.llm._messages import (
     UserText,
 )
 from proctor.agents.llm._native import COMPUTER
+from proctor.agents.llm._openai import error_detail, sdk_call, sdk_client
 from proctor.agents.llm._wire import (
     RECORDING_HEADER,
     CallFailed,
     Request,
-    parsed,
-    status_failure,
 )
 
 
@@ -230,16 +229,8 @@ class ResponsesWire:
     """The Responses API through ``openai.AsyncOpenAI``, SDK retries off (ours count)."""
 
     def __init__(self, config: ModelConfig) -> None:
-        import openai
-
         self.config = config
-        self._openai = openai
-        self._client = openai.AsyncOpenAI(
-            api_key=config.key() or "unused",
-            base_url=config.base_url,
-            max_retries=0,
-            timeout=config.timeout,
-        )
+        self._client = sdk_client(config)
         self._items = Items()
         self._last: tuple[str, tuple[Message, ...], AssistantTurn] | None = None
         """The last reply: its response id, the conversation it answered, its turn."""
@@ -267,26 +258,16 @@ class ResponsesWire:
         return self._items.render(conversation), None
 
     async def complete(self, request: Request) -> Reply:
-        openai = self._openai
         items, previous = self._input(request)
-        try:
-            raw = await self._client.responses.with_raw_response.create(
+        raw, response = await sdk_call(
+            self.config,
+            self._client.responses.with_raw_response.create(
                 **body(self.config, request, items, previous)
-            )
-            response = await parsed(raw)
-        except openai.APITimeoutError as exc:
-            raise CallFailed(f"timed out after {self.config.timeout:g}s", retryable=True) from exc
-        except openai.APIConnectionError as exc:
-            raise CallFailed(f"connection failed: {exc.__cause__ or exc}", retryable=True) from exc
-        except openai.APIStatusError as exc:
-            raise status_failure(
-                exc.status_code, exc.response.headers, _detail(exc.body), self.config.key_env
-            ) from exc
-        except openai.APIError as exc:
-            raise CallFailed(f"unreadable reply: {exc}", retryable=False) from exc
+            ),
+        )
         error = getattr(response, "error", None)
         if error:
-            raise CallFailed(f"the response failed: {_detail(_dump(error))}", retryable=True)
+            raise CallFailed(f"the response failed: {error_detail(_dump(error))}", retryable=True)
         text, calls, checks = read_output(list(response.output or []), self._items)
         turn = AssistantTurn(text, calls)
         self._last = (response.id, tuple(request.messages), turn)
@@ -305,12 +286,3 @@ class ResponsesWire:
 
     async def close(self) -> None:
         await self._client.close()
-
-
-def _detail(body: object) -> str:
-    if isinstance(body, dict):
-        error = body.get("error", body)
-        if isinstance(error, dict):
-            return str(error.get("message") or error.get("code") or error.get("type") or "")
-        return str(error)
-    return str(body or "")
