@@ -16,6 +16,7 @@ from proctor.cli import app
 from proctor.errors import (
     AppLaunchFailed,
     BrowserFault,
+    LiveFault,
     ProviderFault,
     SetupFault,
     WindowUnavailable,
@@ -86,13 +87,15 @@ def test_infra_faults_are_recorded_with_every_fault_kind() -> None:
         BrowserFault("crash"),
         AppLaunchFailed("exited"),
         WindowUnavailable("no window"),
+        LiveFault("503"),
     ]
     assert [_fault_kind(e) for e in faults] == [
-        "provider", "setup", "fixture", "browser", "desktop", "window_unavailable",
+        "provider", "setup", "fixture", "browser", "desktop", "window_unavailable", "live",
     ]  # fmt: skip
     assert sorted(vocab.FAULT_KINDS) == sorted(
-        ["browser", "fixture", "provider", "setup", "worker", "desktop", "window_unavailable"]
-    )
+        ["browser", "fixture", "provider", "setup", "worker", "desktop", "window_unavailable",
+         "live"]
+    )  # fmt: skip
 
 
 def test_sites_and_the_loop_use_only_the_crossing_kinds() -> None:

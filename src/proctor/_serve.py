@@ -9,15 +9,21 @@ starts is reported, not waited on.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import socket
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import uvicorn
 
 STEP = 0.01
 """Seconds between checks while waiting for the thread (start and stop)."""
+CALL_TIMEOUT = 10.0
+"""Seconds ``ServerThread.call`` waits for the servers' thread to run a function."""
+
+T = TypeVar("T")
 
 
 def loopback_socket(port: int = 0) -> socket.socket:
@@ -35,11 +41,36 @@ class ServerThread:
         self.name = name
         self._pairs = [(uvicorn.Server(config), sock) for config, sock in servers]
         self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def call(self, fn: Callable[[], T], timeout: float = CALL_TIMEOUT) -> T:
+        """Run ``fn`` on the servers' thread, between requests, and return its result.
+
+        State the handlers own is changed there, never from another thread. Runs
+        ``fn`` here when the thread is not serving.
+
+        Raises:
+            TimeoutError: the thread did not run it within ``timeout`` seconds.
+        """
+        loop, thread = self._loop, self._thread
+        if loop is None or thread is None or not thread.is_alive() or loop.is_closed():
+            return fn()
+
+        async def run() -> T:
+            return fn()
+
+        future = asyncio.run_coroutine_threadsafe(run(), loop)
+        try:
+            return future.result(timeout)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise TimeoutError(f"{self.name} did not run a call within {timeout:g}s") from None
 
     async def start(self, timeout: float) -> bool:
         """Serve; True once every server accepts, False if the thread died or time ran out."""
 
         async def serve_all() -> None:
+            self._loop = asyncio.get_running_loop()
             await asyncio.gather(*(srv.serve(sockets=[sock]) for srv, sock in self._pairs))
 
         self._thread = threading.Thread(

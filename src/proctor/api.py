@@ -34,6 +34,7 @@ from proctor.runner import (
     check_same_plan,
     config_of,
     execute,
+    live_skip,
     make_executor,
     make_plan,
     new_run_dir,
@@ -48,25 +49,34 @@ from proctor.scenario import (
     miniwob_version,
     task_sha256,
 )
+from proctor.vocab import Tier
 from proctor.world import all_sites
 
-SCORED_TIERS = ("local", "model", "desktop")
-"""Tiers whose failures fail the run (exit 1)."""
+SCORED_TIERS: tuple[Tier, ...] = ("local", "model", "desktop")
+"""Tiers whose failures fail the run (exit 1); under ``strict``, the live tier's too."""
 EXIT_FAILED = 1
 EXIT_UNSCORED = 3
 
 
-def exit_code(records: Sequence[AttemptRecord], failed: bool) -> int:
+def scored_tiers(strict: bool = False) -> tuple[Tier, ...]:
+    """The tiers whose attempts decide the exit code: the live tier's only under ``strict``
+    (public sites change and go down; a live failure is news, not a broken build)."""
+    return (*SCORED_TIERS, "live") if strict else SCORED_TIERS
+
+
+def exit_code(records: Sequence[AttemptRecord], failed: bool, *, strict: bool = False) -> int:
     """The exit code of a run: 1 when a scored scenario ``failed``, 3 when nothing was scored.
 
     Nothing scored means no attempt passed or failed and at least one ended in
     an infra error: the harness, not the agent, decided the run. A run whose
-    attempts were all skipped (a model arm without its key) exits 0.
+    attempts were all skipped (a model arm without its key, a live scenario
+    offline) exits 0. The live tier's attempts count only under ``strict``.
     """
     if failed:
         return EXIT_FAILED
-    scored = any(r.result in ("passed", "failed") for r in records)
-    if records and not scored and any(r.result == "error" for r in records):
+    counted = [r for r in records if strict or r.tier != "live"]
+    scored = any(r.result in ("passed", "failed") for r in counted)
+    if counted and not scored and any(r.result == "error" for r in counted):
         return EXIT_UNSCORED
     return 0
 
@@ -223,6 +233,8 @@ class RunOutcome:
     started_at: float
     finished_at: float
     reports: Reports | None
+    strict: bool = False
+    """Live-tier failures fail the run too (``--strict``)."""
 
     @property
     def summary(self) -> RunSummary | None:
@@ -230,10 +242,12 @@ class RunOutcome:
 
     @property
     def exit_code(self) -> int:
-        """0, 1 (a local, model or desktop scenario failed) or 3 (nothing could be scored)."""
+        """0, 1 (a local, model or desktop scenario failed; under ``strict``, a live one too)
+        or 3 (nothing could be scored)."""
         rows = self.summary.rows if self.summary else []
-        failed = any(r.result == "failed" and r.tier in SCORED_TIERS for r in rows)
-        return exit_code(self.records, failed)
+        tiers = scored_tiers(self.strict)
+        failed = any(r.result == "failed" and r.tier in tiers for r in rows)
+        return exit_code(self.records, failed, strict=self.strict)
 
 
 @dataclass(frozen=True)
@@ -251,6 +265,8 @@ class Run:
     workers: int = 1
     ray_address: str | None = None
     budget_usd: float | None = None
+    strict: bool = False
+    """Live-tier failures fail the run (exit 1), as the other scored tiers' do."""
 
     @classmethod
     def open(
@@ -270,6 +286,7 @@ class Run:
         workers: int = 1,
         ray_address: str | None = None,
         budget_usd: float | None = None,
+        strict: bool = False,
     ) -> Run:
         """Plan scenarios x arms x repeats, make the run folder and write run.json.
 
@@ -277,6 +294,9 @@ class Run:
         run.json's config (the command's selection, say) before the plan's own.
         ``executor`` and ``workers`` say where attempts run (the results tree is
         the same); ``budget_usd`` stops starting attempts before the spend passes it.
+        Live scenarios' hosts are probed now (``runner.live_skip``): those that did not
+        answer are skipped, with the reason, and kept in run.json's config (``live``);
+        ``strict`` makes live failures fail the run.
 
         Raises:
             RunError: no scenario, a bad arm, repeat, label, executor or budget, a
@@ -307,7 +327,11 @@ class Run:
             executor=executor,
             workers=workers,
             budget_usd=budget_usd,
+            strict=strict,
         )
+        live = {s.scenario.id: live_skip(s.scenario) for s in scenarios if s.scenario.world.live}
+        if live:
+            run_config["live"] = live
         peers = peer_facts(scenarios)
         if peers:
             run_config["peers"] = peers
@@ -323,6 +347,7 @@ class Run:
             workers=workers,
             ray_address=ray_address,
             budget_usd=budget_usd,
+            strict=strict,
         )
 
     async def execute(self, progress: ProgressHook | None = None) -> RunOutcome:
@@ -356,7 +381,9 @@ class Run:
                 self.budget_usd,
                 self.options.time_scale,
             )
-        return RunOutcome(self.folder, result.records, started_at, result.finished_at, reports)
+        return RunOutcome(
+            self.folder, result.records, started_at, result.finished_at, reports, self.strict
+        )
 
 
 async def run(
@@ -374,6 +401,7 @@ async def run(
     workers: int = 1,
     ray_address: str | None = None,
     budget_usd: float | None = None,
+    strict: bool = False,
 ) -> RunOutcome:
     """Plan, make ``results/<label>/``, run every attempt, and write the summary and reports."""
     planned = Run.open(
@@ -389,6 +417,7 @@ async def run(
         workers=workers,
         ray_address=ray_address,
         budget_usd=budget_usd,
+        strict=strict,
     )
     return await planned.execute(progress)
 
@@ -405,5 +434,6 @@ __all__ = [
     "exit_code",
     "run",
     "run_clock",
+    "scored_tiers",
     "select_scenarios",
 ]

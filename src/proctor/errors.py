@@ -7,6 +7,7 @@ never catch Playwright's, uvicorn's or pydantic's types::
     ProctorError
     ├── ScenarioError      a scenario file is missing, malformed or invalid
     ├── WorldError         the fixture server, its sites or scratch files failed
+    │   └── LiveFault      the harness's own read of a live page failed: infra, never scored
     ├── ComputerError      the browser or the desktop could not be launched or driven
     │   ├── LimitReached   a tool-call, step or wall limit stopped the agent
     │   ├── DesktopError   a desktop control could not be found or driven (the step fails)
@@ -47,6 +48,11 @@ class ScenarioError(ProctorError):
 
 class WorldError(ProctorError):
     """The fixture world (server, sites, scratch files) failed."""
+
+
+class LiveFault(WorldError):
+    """The harness's own read of a live page failed (the network, a timeout, a 5xx or 429
+    answer): an infra fault of kind ``live``, retried and never scored."""
 
 
 class ComputerError(ProctorError):
@@ -162,6 +168,7 @@ __all__ = [
     "DesktopUnavailable",
     "GradingError",
     "LimitReached",
+    "LiveFault",
     "ManualError",
     "NodeNotFound",
     "ProctorError",

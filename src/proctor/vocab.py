@@ -67,7 +67,7 @@ version does not know; the stored word is kept in the record's ``stop_detail``.
 """
 
 FaultKind = Literal[
-    "browser", "fixture", "setup", "provider", "worker", "desktop", "window_unavailable"
+    "browser", "fixture", "setup", "provider", "worker", "desktop", "window_unavailable", "live"
 ]
 """What an infra fault was: retried, recorded, never scored.
 
@@ -75,6 +75,8 @@ worker: the worker running the try died, or passed the try's deadline (its wall
 limit plus the grace) and was killed by the driver. desktop: the desktop session
 or an app of the attempt failed (an app exited or crashed, the accessibility bus
 did not answer). window_unavailable: an app ran without showing a window, twice.
+live: the harness's own read of a live page failed (the network, a timeout, a 5xx
+or 429 answer).
 """
 
 Surface = Literal["browser", "desktop"]
@@ -156,6 +158,15 @@ ManualVerdict = Literal["passed", "failed", "unavailable", "over_limit", "incomp
 working route; never a pass), over_limit (past the wall or tool-call limit; never a pass),
 incomplete (never served, begun or finished)."""
 
+PlayKind = Literal["say", "stop", "deliver", "set", "advance", "reset_agent"]
+"""What a timeline event (``play:``) does: say (a user message), stop (a message telling the
+agent to stop), deliver (mail, a chat post or an invite arrives), set (a site's value
+changes), advance (the run clock moves on), reset_agent (a new agent replaces the old one)."""
+
+TriggerKind = Literal["after_actions", "at", "when", "on_idle"]
+"""What makes a timeline event fire: the agent's Nth action, a run-clock offset, a condition
+on the world (a matching request), or the agent going idle (done)."""
+
 FINISH_REASONS: tuple[FinishReason, ...] = get_args(FinishReason)
 LIMIT_REASONS: tuple[LimitReason, ...] = get_args(LimitReason)
 GUARD_REASONS: tuple[GuardReason, ...] = get_args(GuardReason)
@@ -173,6 +184,8 @@ CATEGORIES: tuple[Category, ...] = get_args(Category)
 CAUSE_KINDS: tuple[CauseKind, ...] = get_args(CauseKind)
 VERIFY_ROLES: tuple[VerifyRole, ...] = get_args(VerifyRole)
 REFUSALS: tuple[Refusal, ...] = get_args(Refusal)
+PLAY_KINDS: tuple[PlayKind, ...] = get_args(PlayKind)
+TRIGGER_KINDS: tuple[TriggerKind, ...] = get_args(TriggerKind)
 
 
 def is_stop_reason(value: object) -> TypeGuard[StopReason]:

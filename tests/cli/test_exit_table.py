@@ -32,6 +32,8 @@ COVERED: dict[tuple[str, str], str] = {
     ("regrade", "0"): "report.test_regrade::test_regrade_reproduces_verdicts_then_follows_an_edited_check",
     ("regrade", "1"): "report.test_regrade::test_regrade_reproduces_verdicts_then_follows_an_edited_check",
     ("regrade", "2"): "cli.test_exit_table::test_regrade_of_an_unknown_run_exits_2",
+    ("review", "0"): "cli.test_review_rejudge::test_review_writes_a_user_eyed_rating_beside_the_checks_and_never_in_them",
+    ("review", "2"): "cli.test_exit_table::test_review_and_rejudge_of_an_unknown_run_exit_2",
     ("list", "0"): "cli.test_exit_table::test_list_validate_and_verify_exit_0_when_all_is_well",
     ("list", "1"): "cli.test_json_outputs::test_verify_json_lists_every_obligation_and_exits_1_on_a_violation",
     ("list", "2"): "cli.test_exit_codes::test_an_unknown_tier_is_a_usage_error",
@@ -137,6 +139,14 @@ def test_regrade_of_an_unknown_run_exits_2(results: Path, proctor: Proctor) -> N
     done = proctor("regrade", "no-such-run", "--results", results)
     assert done.returncode == 2, output(done)
     assert "no run 'no-such-run'" in done.stderr
+
+
+def test_review_and_rejudge_of_an_unknown_run_exit_2(results: Path, proctor: Proctor) -> None:
+    judge = "openai-compatible:judge-model@http://127.0.0.1:9/v1"
+    for command in ("review", "rejudge"):
+        done = proctor(command, "no-such-run", "--judge", judge, "--results", results)
+        assert done.returncode == 2, output(done)
+        assert "no run 'no-such-run'" in done.stderr
 
 
 def test_list_validate_and_verify_exit_0_when_all_is_well(

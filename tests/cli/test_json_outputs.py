@@ -57,6 +57,7 @@ def test_verify_json_lists_every_obligation_and_exits_1_on_a_violation(
         "count": 4,
         "held": 3,
         "violated": 1,
+        "skipped": [],
     }  # fmt: skip
 
 

@@ -39,6 +39,7 @@ TRAITS = {
     "read": (False, False, False, False),
     "ask_user": (False, False, True, False),
     "request_approval": (False, False, True, False),
+    "schedule": (False, False, True, False),
     "done": (False, False, False, False),
 }
 
@@ -54,6 +55,7 @@ def test_every_action_declares_its_traits() -> None:
 def test_the_op_sets_are_read_from_the_traits() -> None:
     assert {op for op, t in TRAITS.items() if t[0]} == a.INPUT_OPS
     assert {op for op, t in TRAITS.items() if t[2]} == a.USER_OPS
+    assert {"schedule"} == a.TIMELINE_OPS
 
 
 def test_listing_tabs_needs_no_lease_but_changing_them_does() -> None:
@@ -133,10 +135,10 @@ def test_the_desktop_dispatches_every_op_in_one_match() -> None:
 def test_each_surface_has_its_verbs_and_both_share_the_common_ones() -> None:
     assert set(a.ops_on("desktop")) == {
         "press", "type", "wait", "key", "set_value", "activate", "read",
-        "ask_user", "request_approval", "done",
+        "ask_user", "request_approval", "schedule", "done",
     }  # fmt: skip
     assert set(a.ops_on("browser")) & set(a.ops_on("desktop")) == {
-        "press", "type", "wait", "ask_user", "request_approval", "done",
+        "press", "type", "wait", "ask_user", "request_approval", "schedule", "done",
     }  # fmt: skip
     assert a.Press(role="push button", name="OK").key is None
     with pytest.raises(ValidationError, match="press needs a key"):

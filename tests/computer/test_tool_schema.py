@@ -12,7 +12,7 @@ from proctor.computer.tool_schema import tool_description, tool_parameters
 
 def test_both_tool_surfaces_describe_an_action_by_its_docstring() -> None:
     for surface in ("browser", "desktop"):
-        llm = {t.name: t for t in action_tools(user=True, surface=surface)}
+        llm = {t.name: t for t in action_tools(user=True, surface=surface, timeline=True)}
         assert set(llm) == set(a.ops_on(surface))
         for op, cls in a.ops_on(surface).items():
             assert description(op, surface) == tool_description(cls, surface=surface)
@@ -41,5 +41,7 @@ def test_the_mcp_schema_keeps_defs_and_a_members_op() -> None:
 
 def test_user_ops_are_offered_only_with_a_user() -> None:
     assert {t.name for t in action_tools(user=True)} - {t.name for t in action_tools()} == set(
-        a.USER_OPS
+        a.USER_OPS - a.TIMELINE_OPS
     )
+    timed = {t.name for t in action_tools(user=True, timeline=True)}
+    assert timed - {t.name for t in action_tools(user=True)} == {"schedule"}

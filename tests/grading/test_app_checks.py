@@ -260,6 +260,27 @@ def test_event_exists_with_iso_start_rsvp_and_count() -> None:
     assert (missing.passed, missing.detail) == (False, "no calendar in the end state")
 
 
+def test_an_invite_that_arrived_is_not_an_event_the_user_created() -> None:
+    arrived = event(
+        id="e4",
+        title="Budget review",
+        start="2025-03-07T13:00:00+00:00",
+        end="2025-03-07T14:00:00+00:00",
+        organizer="bo@example.test",
+        attendees=[{"email": "sam@example.test", "rsvp": "needs_action"}],
+        my_rsvp="needs_action",
+        seeded=False,
+    )
+    state = {
+        "calendar": {**CALENDAR["calendar"], "events": [*CALENDAR["calendar"]["events"], arrived]}
+    }
+    created = run({"event_exists": {"title": "Budget review", "new": True}}, state)
+    assert created.actual == {"matching": ["e2"]}
+    assert "e4 'Budget review': an invite from bo@example.test" in created.detail
+    others = run({"event_exists": {"title": "Budget review", "new": False}}, state)
+    assert others.actual == {"matching": ["e4"]}
+
+
 SHEETS = {
     "sheets": {
         "workbooks": [

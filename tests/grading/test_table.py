@@ -14,7 +14,7 @@ from proctor.scenario import CHECK_ARGS, CHECK_MODELS, CHECK_TYPES, AllCheck, An
 
 def test_kinds_models_and_evaluators_are_the_same_set() -> None:
     assert set(CHECK_ARGS) == set(EVALUATORS)
-    assert set(CHECK_MODELS) == set(CHECK_ARGS) | {"all", "any"}
+    assert set(CHECK_MODELS) == set(CHECK_ARGS) | {"all", "any", "after_event"}
     assert tuple(CHECK_MODELS) == CHECK_TYPES
     assert (CHECK_MODELS["all"], CHECK_MODELS["any"]) == (AllCheck, AnyCheck)
 

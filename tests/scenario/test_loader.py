@@ -53,7 +53,7 @@ CHECK_LIST = ", ".join(CHECK_TYPES)
 OPS = (
     "navigate, back, click, fill, select, check, press, type, scroll, hover, drag, "
     "upload, tabs, extract, wait, restart, key, set_value, activate, read, ask_user, "
-    "request_approval, done"
+    "request_approval, schedule, done"
 )
 
 

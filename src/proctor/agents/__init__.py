@@ -2,7 +2,16 @@
 
 from proctor.agents._jail import available as why_no_jail
 from proctor.agents._process import ATTEMPT_ENV
-from proctor.agents._protocol import Account, Accounting, Agent, Computer, Outcome, account_of
+from proctor.agents._protocol import (
+    Account,
+    Accounting,
+    Agent,
+    Computer,
+    Outcome,
+    Restartable,
+    account_of,
+    restarted,
+)
 from proctor.agents.scripted import NullAgent, ScriptedAgent
 
 __all__ = [
@@ -13,7 +22,9 @@ __all__ = [
     "Computer",
     "NullAgent",
     "Outcome",
+    "Restartable",
     "ScriptedAgent",
     "account_of",
+    "restarted",
     "why_no_jail",
 ]

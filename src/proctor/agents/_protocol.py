@@ -43,6 +43,12 @@ class Computer(Protocol):
         ...
 
     @property
+    def has_timeline(self) -> bool:
+        """Whether the scenario has a timeline: messages arrive while the agent works, done
+        may be answered by a new message, and ``schedule`` is offered."""
+        ...
+
+    @property
     def calls(self) -> CallCounter:
         """The attempt's call counter: a call made outside ``act``/``observe`` counts here."""
         ...
@@ -57,6 +63,12 @@ class Computer(Protocol):
         ``auto``: the loop observes for the agent (counted as an observation, not
         a tool call); an agent's own request leaves it False.
         """
+        ...
+
+    def user_messages(self) -> list[str]:
+        """The message channel: what the user said since the agent last heard (each message
+        once, marked ``message from the user:``). ``observe`` puts them in its notes; an
+        agent that does not observe reads them here."""
         ...
 
     async def marking(self, action: Action) -> str | None:
@@ -110,6 +122,26 @@ class Agent(Protocol):
     async def run(self, brief: str, computer: Computer) -> Outcome:
         """Try the task; return how it ended. Limits surface as LimitReached."""
         ...
+
+
+@runtime_checkable
+class Restartable(Protocol):
+    """An agent that says what replaces it when the timeline resets it (optional).
+
+    A script has no memory to lose, so it carries on with its remaining steps;
+    any other agent is made anew from its arm, and keeps only what a restarted
+    assistant would: the persistent folder and, if the scenario says so, the
+    conversation so far.
+    """
+
+    def restarted(self) -> Agent | None:
+        """The agent that takes over; None to make a new one from the arm."""
+        ...
+
+
+def restarted(agent: object) -> Agent | None:
+    """What replaces ``agent`` after a reset (``Restartable``); None: make a new one."""
+    return agent.restarted() if isinstance(agent, Restartable) else None
 
 
 @dataclass(frozen=True)

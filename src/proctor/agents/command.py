@@ -8,7 +8,10 @@ The command runs in a shell, in its own process group, with:
 - ``PROCTOR_SCRATCH``: the attempt's scratch folder;
 - ``PROCTOR_LIMITS``: JSON ``{"seconds", "tool_calls", "steps"}``;
 - ``PROCTOR_ATTEMPT``: the attempt's id;
-- ``PROCTOR_AGENT_MARK``: a token of this command's own, which marks all its processes.
+- ``PROCTOR_AGENT_MARK``: a token of this command's own, which marks all its processes;
+- ``PROCTOR_AGENT_HOME``: in a scenario with a timeline, the agent's persistent folder
+  (``{scratch}/agent-home``), which outlives a reset: the new agent finds what the old
+  one kept there.
 
 Its stdout and stderr lines go to the trace (events.jsonl). The run ends when
 the agent calls ``done`` (stop reason ``done``), when it reaches a limit
@@ -40,6 +43,7 @@ from pathlib import Path
 from proctor.agents._jail import available, hold_folder, jail_argv
 from proctor.agents._process import TERM_GRACE, AgentProcess, end_tree, spawn
 from proctor.agents._protocol import Computer, Outcome
+from proctor.computer.attempt import AGENT_HOME
 from proctor.computer.mcp_lane import McpLane
 from proctor.errors import AgentError, LimitReached
 
@@ -160,6 +164,7 @@ class CommandAgent:
 
     def _env(self, brief: str, url: str, computer: Computer) -> dict[str, str]:
         attempt = computer.attempt
+        home = attempt.scratch / AGENT_HOME
         bridge = [sys.executable, "-m", "proctor.computer.mcp_stdio", url]
         inherited = {k: v for k, v in os.environ.items() if k not in DESKTOP_DOORS}
         return {
@@ -170,6 +175,7 @@ class CommandAgent:
             "PROCTOR_SCRATCH": str(attempt.scratch),
             "PROCTOR_LIMITS": json.dumps(dict(self.limits)),
             "PROCTOR_ATTEMPT": attempt.attempt,
+            **({"PROCTOR_AGENT_HOME": str(home)} if home.is_dir() else {}),
         }
 
 

@@ -50,6 +50,10 @@ class ScriptedPolicy:
     expect_error: frozenset[int] = frozenset()
     _next: int = 0
 
+    def restarted(self) -> ScriptedPolicy:
+        """The rest of the script, for the agent that replaces this one after a reset."""
+        return ScriptedPolicy(self.decisions[self._next :])
+
     async def decide(self, observation: Observation, history: Sequence[Turn]) -> Decision:
         last = self._next - 1
         if history and history[-1].errored and last not in self.expect_error:
@@ -75,6 +79,13 @@ class ReferenceLoop:
     @property
     def kind(self) -> str:
         return self.label
+
+    def restarted(self) -> ReferenceLoop | None:
+        """A loop around the rest of a script after a reset; None for any other policy (the
+        runner then makes a new agent from the arm)."""
+        if not isinstance(self.policy, ScriptedPolicy):
+            return None
+        return ReferenceLoop(self.policy.restarted(), self.guards, self.label, self.boundaries)
 
     async def run(self, brief: str, computer: Computer) -> Outcome:
         history: list[Turn] = []
@@ -117,7 +128,11 @@ class ReferenceLoop:
                     )
             if isinstance(action, Done):
                 await computer.act(action)
-                return Outcome(stop_reason="done", answer=action.answer)
+                if computer.finished:
+                    return Outcome(stop_reason="done", answer=action.answer)
+                # The timeline answered done (a message, a wake-up): the next turn begins.
+                obs = await computer.observe(auto=True)
+                continue
             before, before_content = fingerprint(obs), fingerprint(obs, focus=False)
             step = await computer.act(action)
             if step.status == "refused" and "receipt" in step.facts:

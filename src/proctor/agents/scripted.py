@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from proctor.agents._protocol import Computer, Outcome
 from proctor.computer.actions import Action, Done
@@ -21,22 +21,37 @@ class ScriptedAgent:
     steps: Sequence[Action]
     label: str = "scripted"
     expect_error: frozenset[int] = frozenset()
+    _taken: list[int] = field(default_factory=lambda: [0], compare=False, repr=False)
+    """How many steps were handed to the computer (a reset keeps the rest)."""
 
     @property
     def kind(self) -> str:
         return self.label
 
+    def restarted(self) -> ScriptedAgent:
+        """The rest of the script, for the agent that replaces this one after a reset: a
+        script has no memory to lose, so the oracle's later steps carry on."""
+        taken = self._taken[0]
+        rest = frozenset(i - taken for i in self.expect_error if i >= taken)
+        return ScriptedAgent(self.steps[taken:], self.label, rest)
+
     async def run(self, brief: str, computer: Computer) -> Outcome:
+        answer: str | None = None
         for index, action in enumerate(self.steps):
+            self._taken[0] = index + 1
             step = await computer.act(action)
+            computer.user_messages()  # heard: the script already knows what to do
             if isinstance(action, Done):
-                return Outcome(stop_reason="done", answer=action.answer)
+                answer = action.answer
+                if computer.finished:
+                    return Outcome(stop_reason="done", answer=answer)
+                continue  # the timeline answered done: the script goes on
             if step.status == "error" and index not in self.expect_error:
                 return Outcome(
                     stop_reason="step_failed",
                     detail=f"step {index} ({action.op}) failed: {step.error}",
                 )
-        return Outcome(stop_reason="script_end")
+        return Outcome(stop_reason="script_end", answer=answer)
 
 
 @dataclass(frozen=True)

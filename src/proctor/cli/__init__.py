@@ -25,7 +25,9 @@ from proctor.cli import (
     promote,
     refs,
     regrade,
+    rejudge,
     report,
+    review,
     run,
     runs,
     schema,
@@ -74,6 +76,8 @@ app.command("compare")(compare.compare)
 app.command("models")(models_cmd.models)
 app.command("diagnose")(diagnose.diagnose)
 app.command("regrade")(regrade.regrade)
+app.command("rejudge")(rejudge.rejudge)
+app.command("review")(review.review)
 app.command("show")(show.show)
 app.command("tail")(tail.tail)
 app.command("mcp-bridge")(mcp_bridge.mcp_bridge)

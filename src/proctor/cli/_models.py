@@ -1,4 +1,5 @@
-"""Model-tier options of ``proctor run`` (and calibrate): keys, prices, vision, the judge."""
+"""Model-tier options of ``proctor run`` (and calibrate): keys, prices, vision, the judge,
+the persona."""
 
 from __future__ import annotations
 
@@ -15,14 +16,19 @@ from proctor._text import console as safe_console
 from proctor._text import markup
 from proctor.agents.llm import (
     LLMJudge,
+    LLMPersona,
     arm_warnings,
     make_judge,
+    make_persona,
+    parse_model_spec,
+    refuse_persona_model,
     refuse_same_model,
     spend_lines,
     with_options,
 )
 from proctor.errors import RunError
 from proctor.records import AttemptRecord
+from proctor.report import StoredRun
 from proctor.runner import Arm, scenario_skip
 from proctor.scenario import LoadedScenario
 
@@ -30,8 +36,10 @@ StrictOpt = Annotated[
     bool,
     typer.Option(
         "--strict",
-        help="Fail (exit 2) instead of skipping a model arm that has no API key, or a "
-        "desktop scenario on a machine without the desktop stack.",
+        help="Fail (exit 2) instead of skipping a model arm that has no API key, a "
+        "desktop scenario on a machine without the desktop stack, or a live scenario whose "
+        "hosts the connectivity probe could not reach; and let live failures fail the run "
+        "(exit 1).",
     ),
 ]
 PricesOpt = Annotated[
@@ -55,6 +63,16 @@ JudgeOpt = Annotated[
         "--judge",
         help="Model spec of the independent judge for scenarios' judge: criteria (off by "
         "default; refused when it is an arm's model).",
+    ),
+]
+
+PersonaOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--persona",
+        help="Model spec that plays the simulated user for questions the scenario's user: "
+        'script does not answer, in its persona (off by default: they get "I don\'t know."; '
+        "recorded in run.json, never used for grading; refused when it is an arm's model).",
     ),
 ]
 
@@ -92,7 +110,7 @@ def check_arms(arms: Sequence[Arm], *, strict: bool, console: Console) -> None:
 
 def check_scenarios(scenarios: Sequence[LoadedScenario], *, strict: bool, console: Console) -> None:
     """Print each scenario this machine cannot run (a desktop one without the desktop
-    stack) with its reason; ``strict`` refuses them.
+    stack, a live one offline) with its reason; ``strict`` refuses them.
 
     Raises:
         RunError: under ``strict``, naming every scenario that cannot run and why.
@@ -101,7 +119,8 @@ def check_scenarios(scenarios: Sequence[LoadedScenario], *, strict: bool, consol
     if strict and skipped:
         names = ", ".join(name for name, _ in skipped)
         raise RunError(
-            f"--strict: {names} cannot run here: {skipped[0][1]}; install it or drop --strict"
+            f"--strict: {names} cannot run here: {skipped[0][1]}; fix that, or drop --strict "
+            "to skip"
         )
     for name, why in skipped:
         console.print(f"[yellow]skipped[/] scenario {markup(name)}: {markup(why)}")
@@ -113,6 +132,35 @@ def judge_for(spec: str | None, arms: Sequence[Arm]) -> LLMJudge | None:
         return None
     refuse_same_model(spec, [(a.name, a.spec) for a in arms])
     return make_judge(spec)
+
+
+def persona_for(spec: str | None, arms: Sequence[Arm]) -> LLMPersona | None:
+    """The persona for ``--persona``, refused when its model is an arm's model."""
+    if spec is None:
+        return None
+    refuse_persona_model(spec, [(a.name, a.spec) for a in arms])
+    return make_persona(spec)
+
+
+def refuse_stored_model(spec: str, run: StoredRun) -> None:
+    """Refuse a judge (``--judge SPEC`` of review, rejudge) whose model an arm of ``run`` used.
+
+    The arms are run.json's specs, and every model an attempt record names (a run
+    made before run.json held its arms, or from a spec that pinned another model).
+
+    Raises:
+        RunError: naming the arm and the model.
+    """
+    arms = run.info.config.get("arms") if run.info is not None else None
+    stored = [tuple(str(a).split("=", 1)) for a in arms] if isinstance(arms, list) else []
+    refuse_same_model(spec, [(a[0], a[1]) for a in stored if len(a) == 2])
+    model = parse_model_spec(spec).model
+    for record in run.records:
+        if record.model == model:
+            raise RunError(
+                f"--judge {spec}: model {model} is also arm {record.arm}'s model (attempt "
+                f"{record.id}); the judge must be independent, so give --judge another model"
+            )
 
 
 def print_model_facts(

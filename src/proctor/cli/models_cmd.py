@@ -33,6 +33,7 @@ from proctor.cli._common import (
     split_only,
 )
 from proctor.cli._models import (
+    PersonaOpt,
     PricesOpt,
     StrictOpt,
     TimeScaleOpt,
@@ -40,6 +41,7 @@ from proctor.cli._models import (
     check_arms,
     check_scenarios,
     model_specs,
+    persona_for,
 )
 from proctor.cli._scale import (
     BudgetOpt,
@@ -189,6 +191,7 @@ def models(
     strict: StrictOpt = False,
     prices: PricesOpt = None,
     vision: VisionOpt = False,
+    persona: PersonaOpt = None,
     executor: ExecutorOpt = "inline",
     workers: WorkersOpt = None,
     budget: BudgetOpt = None,
@@ -233,14 +236,18 @@ def models(
     console = safe_console()
     check_arms(arms, strict=strict, console=console)
     check_scenarios(picked, strict=strict, console=console)
+    the_persona = persona_for(persona, arms)
     kind, count = executor_kind(executor, workers)
     options = RunOptions(
-        infra_retries=retries, retry_delays=default_retry_delays(), time_scale=time_scale
+        infra_retries=retries,
+        retry_delays=default_retry_delays(),
+        time_scale=time_scale,
+        persona=the_persona,
     )
     planned = Run.open(
         picked, arms, repeat=repeat, options=options, results=results, label=label,
         config={"command": "models", "tiers": tiers, "only": split_only(only)},
-        executor=kind, workers=count, budget_usd=budget,
+        executor=kind, workers=count, budget_usd=budget, strict=strict,
     )  # fmt: skip
     where = f" on {kind} x {count}" if kind != "inline" else ""
     console.print(

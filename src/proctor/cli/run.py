@@ -1,7 +1,8 @@
 """proctor run: run scenarios with arms and repeats, then write the results tree.
 
-Exit codes: 0 no scored scenario failed, 1 a local, model or desktop scenario failed, 2 a
-usage or setup error, 3 nothing could be scored because of infra errors.
+Exit codes: 0 no scored scenario failed, 1 a local, model or desktop scenario failed (under
+--strict, a live one too), 2 a usage or setup error, 3 nothing could be scored because of
+infra errors.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from proctor.api import EXIT_UNSCORED, Run, exit_code
 from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt, catalog, split_only
 from proctor.cli._models import (
     JudgeOpt,
+    PersonaOpt,
     PricesOpt,
     StrictOpt,
     TimeScaleOpt,
@@ -26,6 +28,7 @@ from proctor.cli._models import (
     check_scenarios,
     judge_for,
     model_specs,
+    persona_for,
     print_model_facts,
 )
 from proctor.cli._scale import (
@@ -84,6 +87,7 @@ def run(
     prices: PricesOpt = None,
     vision: VisionOpt = False,
     judge: JudgeOpt = None,
+    persona: PersonaOpt = None,
     executor: ExecutorOpt = "inline",
     workers: WorkersOpt = None,
     ray_address: RayAddressOpt = None,
@@ -93,11 +97,12 @@ def run(
 ) -> None:
     """Run scenarios and grade them from the end state.
 
-    Exit codes: 0 no scored scenario failed (a model arm without its key is
-    skipped, not failed); 1 a local, model or desktop scenario failed; 2 a
-    usage or setup error, such as a results folder that cannot be written; 3 nothing
-    could be scored: no attempt passed or failed, and at least one ended in an
-    infra error (a browser crash, a fixture or provider fault).
+    Exit codes: 0 no scored scenario failed (a model arm without its key, or a
+    live scenario offline, is skipped, not failed); 1 a local, model or desktop
+    scenario failed (under --strict, a live one too); 2 a usage or setup error, such
+    as a results folder that cannot be written; 3 nothing could be scored: no attempt
+    passed or failed, and at least one ended in an infra error (a browser crash, a
+    fixture or provider fault).
     """
     if label is not None:
         check_label(label)
@@ -113,18 +118,21 @@ def run(
     check_arms(arms, strict=strict, console=console)
     check_scenarios(picked, strict=strict, console=console)
     the_judge = judge_for(judge, arms)
+    the_persona = persona_for(persona, arms)
     kind, count = executor_kind(executor, workers)
     options = RunOptions(
         keep_scratch=keep_scratch,
         infra_retries=retries,
         retry_delays=retry_delays(delays),
         judge=the_judge,
+        persona=the_persona,
         time_scale=time_scale,
     )
     planned = Run.open(
         picked, arms, repeat=repeat, options=options, results=results, label=label,
         resume=resume, targets=bars, config={"tiers": tier or [], "only": split_only(only)},
         executor=kind, workers=count, ray_address=ray_address, budget_usd=budget,
+        strict=strict,
     )  # fmt: skip
     where = f" on {kind} x {count}" if kind != "inline" else ""
     console.print(
@@ -157,6 +165,14 @@ def run(
     print_diagnose(summary.causes, str(outcome.folder.path), console)
     print_paths(outcome.reports.paths, console)
     code = outcome.exit_code
+    live_failed = sum(r.tier == "live" and r.result in ("failed", "error") for r in outcome.records)
+    if live_failed and not strict:
+        console.print(
+            f"[yellow]live:[/] {live_failed} attempt(s) failed or ended in an infra error; "
+            "live failures do not change the exit code (--strict counts them)",
+            highlight=False,
+            soft_wrap=True,
+        )
     if code == EXIT_UNSCORED:
         errors = sum(r.result == "error" for r in outcome.records)
         console.print(

@@ -120,6 +120,15 @@ def _print_steps(out: Console, view: AttemptView) -> None:
     _print_table(out, table)
 
 
+def _print_timeline(out: Console, view: AttemptView) -> None:
+    if not view.timeline:
+        return
+    table = _table(f"timeline ({len(view.timeline)})", ("after", "event", "kind", "clock", "what"))
+    for t in view.timeline:
+        table.add_row(str(t.after), markup(t.name), t.kind, t.clock, markup(t.what))
+    _print_table(out, table)
+
+
 def _print_calls(out: Console, view: AttemptView) -> None:
     if not view.calls:
         return
@@ -165,6 +174,7 @@ def print_attempt(view: AttemptView, label: str, run_dir: Path, out: Console) ->
         _block(out, "stderr tail", r.stderr_tail)
     _print_failed(out, view)
     _print_steps(out, view)
+    _print_timeline(out, view)
     _print_calls(out, view)
     for turn in view.turns:
         _block(out, f"model text, call {turn.call}", turn.text)

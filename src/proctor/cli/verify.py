@@ -20,7 +20,7 @@ from proctor.cli._common import (
     split_only,
 )
 from proctor.errors import RunError
-from proctor.runner import ObligationVerdict
+from proctor.runner import ObligationVerdict, live_skip
 from proctor.runner import verify as run_verify
 
 
@@ -45,15 +45,20 @@ def verify(
 ) -> None:
     """Run each scenario's oracle, decoys and the null agent; exit 1 on any violation.
 
+    A live scenario whose hosts the connectivity probe cannot reach (offline) is
+    skipped with the reason, not run: skips alone exit 0.
+
     ``--json`` prints ``{"obligations": [{"scenario", "role", "label", "expected",
-    "actual", "ok", "why"}], "count": N, "held": N, "violated": N}`` and nothing
-    else on stdout; the exit code is the same.
+    "actual", "ok", "why"}], "count": N, "held": N, "violated": N, "skipped":
+    [{"scenario", "why"}]}`` and nothing else on stdout; the exit code is the same.
     """
     picked = catalog(scenarios).select(tiers=tier or [], only=split_only(only))
     if not picked:
         raise RunError("no scenario matches --tier/--only; `proctor list` shows them")
+    held = {s.scenario.id: why for s in picked if (why := live_skip(s.scenario))}
+    picked = [s for s in picked if s.scenario.id not in held]
     if json:
-        found = asyncio.run(run_verify(picked))
+        found = asyncio.run(run_verify(picked)) if picked else []
         violated = sum(not v.ok for v in found)
         emit_json(
             {
@@ -61,12 +66,18 @@ def verify(
                 "count": len(found),
                 "held": len(found) - violated,
                 "violated": violated,
+                "skipped": [{"scenario": sid, "why": why} for sid, why in held.items()],
             }
         )
         if violated:
             raise typer.Exit(1)
         return
     console = Console(highlight=False)
+    for sid, why in held.items():
+        console.print(f"[yellow]skipped[/] {escape(safe(sid))}: {escape(safe(why))}")
+    if not picked:
+        console.print(f"0 obligations run, {len(held)} scenario(s) skipped")
+        return
 
     def show(v: ObligationVerdict) -> None:
         mark = "[green]ok[/]" if v.ok else "[red]VIOLATION[/]"

@@ -9,6 +9,7 @@ Only this package imports Playwright. ``proctor.computer.actions``,
 from proctor.computer.actions import (
     ACTION_TYPES,
     INPUT_OPS,
+    TIMELINE_OPS,
     USER_OPS,
     Action,
     ActionModel,
@@ -16,14 +17,16 @@ from proctor.computer.actions import (
 )
 from proctor.computer.attempt import AttemptInfo, CallCounter
 from proctor.computer.observation import Observation, TabInfo
-from proctor.computer.user import UserChannel, UserReply
+from proctor.computer.user import AgentReset, UserChannel, UserReply
 
 __all__ = [
     "ACTION_TYPES",
     "INPUT_OPS",
+    "TIMELINE_OPS",
     "USER_OPS",
     "Action",
     "ActionModel",
+    "AgentReset",
     "AttemptInfo",
     "CallCounter",
     "Observation",

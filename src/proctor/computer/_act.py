@@ -124,6 +124,8 @@ def describe(action: a.Action) -> str | None:
             return action.key or action.question[:60]
         case a.RequestApproval():
             return action.action
+        case a.Schedule():
+            return action.at
         case a.Drag():
             return "drag"
         case a.Tabs():

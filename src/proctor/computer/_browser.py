@@ -42,6 +42,7 @@ from proctor.computer._routing import (
     offline_pattern,
     scheme_allowed,
 )
+from proctor.computer._told import told, user_notes
 from proctor.computer.attempt import AttemptInfo, CallCounter
 from proctor.computer.observation import Capture, Observation, TabInfo
 from proctor.computer.user import UserChannel
@@ -52,6 +53,12 @@ from proctor.vocab import Surface
 ACTION_TIMEOUT_MS = 4_000
 PROBE_TIMEOUT = 10.0
 """Seconds the browser gets to answer the liveness probe (``BrowserComputer.dead``)."""
+
+
+def _headers(opts: BrowserOptions) -> dict[str, str]:
+    """The attempt's tag header (the fixture server files requests by it); none when the
+    options name no header (the live tier: public sites get no harness header)."""
+    return {opts.attempt_header: opts.attempt} if opts.attempt_header else {}
 
 
 @dataclass
@@ -120,6 +127,11 @@ class BrowserComputer:
         return self.user is not None
 
     @property
+    def has_timeline(self) -> bool:
+        """Whether the scenario has a timeline (``schedule`` is offered)."""
+        return self.user is not None and self.user.has_timeline
+
+    @property
     def calls(self) -> CallCounter:
         """The attempt's call counter (its recorder)."""
         return self.recorder
@@ -163,13 +175,13 @@ class BrowserComputer:
         try:
             if spare is not None:
                 context, blank = spare
-                await context.set_extra_http_headers({opts.attempt_header: opts.attempt})
+                await context.set_extra_http_headers(_headers(opts))
                 await blank.set_viewport_size(viewport)
             else:
                 blank = None
                 context = await self.host.browser.new_context(
                     viewport=viewport,
-                    extra_http_headers={opts.attempt_header: opts.attempt},
+                    extra_http_headers=_headers(opts),
                     accept_downloads=True,
                     storage_state=storage_state,
                     service_workers="block",
@@ -385,7 +397,9 @@ class BrowserComputer:
         """
         self.recorder.count_call(action.op)
         self._check_alive()
-        return await _act.act(self, action)
+        step = await _act.act(self, action)
+        told(self, self.user, action, step)
+        return step
 
     async def marking(self, action: a.Action) -> str | None:
         """The site's ``data-proctor-sensitive`` marking of the control an action targets."""
@@ -404,11 +418,5 @@ class BrowserComputer:
         return self.user
 
     def user_messages(self) -> list[str]:
-        """Steering messages due now, each shown once and traced."""
-        if self.user is None:
-            return []
-        done = len(self.recorder.steps)
-        due = self.user.messages_due(done)
-        for text in due:
-            self.recorder.event("user_message", after_steps=done, text=text)
-        return [f"message from the user: {text}" for text in due]
+        """Messages from the user due now, each shown once and traced."""
+        return user_notes(self.user, self.recorder)

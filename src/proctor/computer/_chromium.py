@@ -146,20 +146,35 @@ def resolver_rules(port: int, domain: str) -> str:
     return f"MAP *.{domain} 127.0.0.1:{port}, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
 
 
+def public_resolver_rules(domain: str) -> str:
+    """Resolve public names as the machine does, and no made-up host: the live tier's
+    browser reaches public sites and never the fixture world."""
+    return f"MAP *.{domain} ~NOTFOUND"
+
+
 async def launch(
-    port: int, domain: str, *, headless: bool = True, seal: SealedNetwork | None = None
+    port: int,
+    domain: str,
+    *,
+    headless: bool = True,
+    seal: SealedNetwork | None = None,
+    public: bool = False,
 ) -> BrowserHost:
     """Start Playwright and Chromium with made-up hosts mapped to the fixture port.
 
     Args:
         seal: The private network to run Chromium in (see ``_netns``); None: this
             process's network, with the driver-side locks only.
+        public: The live tier's browser: public names resolve, made-up hosts do not
+            (``public_resolver_rules``); never sealed.
 
     Raises:
         ComputerError: when no Chromium can be found or it fails to start.
     """
+    if public and seal is not None:
+        raise ComputerError("the live tier's browser reaches public hosts: it is never sealed")
     binary = find_chromium()
-    rules = resolver_rules(port, domain)
+    rules = public_resolver_rules(domain) if public else resolver_rules(port, domain)
     args = [*LAUNCH_FLAGS, f"--host-resolver-rules={rules}"]
     executable = binary
     if seal is not None:

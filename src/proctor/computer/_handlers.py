@@ -86,6 +86,9 @@ async def dispatch(c: BrowserComputer, action: a.Action, facts: Facts) -> Handle
         case a.RequestApproval():
             reply = await c.user_channel().request_approval(action, step=c.recorder.next_index())
             return Handled(reply.text, reply.data)
+        case a.Schedule():
+            reply = c.user_channel().schedule(action, step=c.recorder.next_index())
+            return Handled(reply.text, reply.data)
         case a.Done():
             c.answer = action.answer
             c.finished = True

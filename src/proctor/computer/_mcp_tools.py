@@ -55,7 +55,7 @@ class Screenshot(BaseModel):
 
 
 class Batch(BaseModel):
-    """Run several actions in order, each as if called on its own tool: every member run counts as one tool call (and as one input when its op sends input). The batch stops after a member that fails or is refused, and after done; members not run are not counted."""  # noqa: E501
+    """Run several actions in order, each as if called on its own tool: every member run counts as one tool call (and as one input when its op sends input). The batch stops after a member that fails or is refused, after done, and when a message from the user arrives; members not run are not counted."""  # noqa: E501
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -67,10 +67,17 @@ class Batch(BaseModel):
     )
 
 
+class UserMessages(BaseModel):
+    """Read the messages the user sent since you last heard from them (each is also added to the result of your next tool call, and sent as a log notification). Counts as one tool call."""  # noqa: E501
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
 OWN_TOOLS: dict[str, type[BaseModel]] = {
     "observe": Observe,
     "screenshot": Screenshot,
     "batch": Batch,
+    "user_messages": UserMessages,
 }
 """The lane's tools that are not actions, in the order they are listed (after the actions)."""
 
@@ -84,14 +91,20 @@ _ACTION = TypeAdapter(Action)
 
 
 def tool_models(
-    surface: Surface = "browser", *, screenshot: bool = True
+    surface: Surface = "browser", *, screenshot: bool = True, timeline: bool = False
 ) -> dict[str, type[BaseModel]]:
     """The tools of a lane on ``surface``: its actions, then observe, screenshot and batch.
 
-    ``screenshot`` is left out when false (a computer that cannot take one).
+    ``screenshot`` is left out when false (a computer that cannot take one);
+    ``schedule`` and ``user_messages`` are there only with a ``timeline``.
     """
-    own = {n: m for n, m in OWN_TOOLS.items() if screenshot or n != "screenshot"}
-    return {**ops_on(surface), **own}
+    own = {
+        n: m
+        for n, m in OWN_TOOLS.items()
+        if (screenshot or n != "screenshot") and (timeline or n != "user_messages")
+    }
+    ops = {op: m for op, m in ops_on(surface).items() if timeline or not m.timeline_op}
+    return {**ops, **own}
 
 
 def description(name: str, surface: Surface = "browser") -> str:
@@ -114,7 +127,8 @@ def parse(
     surface: Surface = "browser",
     *,
     screenshot: bool = True,
-) -> Action | Observe | Screenshot | Batch:
+    timeline: bool = False,
+) -> Action | Observe | Screenshot | Batch | UserMessages:
     """What a tool call stands for: an action of ``surface``, ``Observe``, ``Screenshot``
     or ``Batch`` (``screenshot``: whether the lane offers that tool).
 
@@ -122,10 +136,12 @@ def parse(
         BadCall: naming the tool and what is wrong with its arguments.
     """
     args = dict(arguments or {})
-    offered = tool_models(surface, screenshot=screenshot)
+    offered = tool_models(surface, screenshot=screenshot, timeline=timeline)
     try:
         if name == "observe":
             return Observe.model_validate(args)
+        if name == "user_messages" and name in offered:
+            return UserMessages.model_validate(args)
         if name == "screenshot" and name in offered:
             return Screenshot.model_validate(args)
         if name == "batch":

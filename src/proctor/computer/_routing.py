@@ -31,7 +31,10 @@ class BrowserOptions:
 
     attempt: str
     fixture_hosts: tuple[str, ...]
+    """The hosts of the attempt's world: the fixture server's, or a live scenario's public
+    hosts (``world.live.hosts``). Offline, every other http(s) host is refused."""
     attempt_header: str
+    """The header that tags the attempt's requests; empty: none is sent (the live tier)."""
     scratch: Path
     deny_origins: tuple[str, ...] = ()
     viewport: tuple[int, int] = (1280, 800)

@@ -18,6 +18,8 @@ outline's (``push button``, ``text``...).
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -54,6 +56,7 @@ class ActionModel(_Strict):
         needs_lease: It sends input or changes the page, so it is refused once the
             control lease is revoked (``Tabs`` narrows this per instance).
         user_op: The simulated user answers it (``tool="user"``); it never touches a page.
+        timeline_op: It exists only where the scenario has a timeline (``schedule``).
         watches_popups: The popups and tabs it opens are waited for.
         surfaces: Where the action exists: its tool is offered to agents on those.
         surface_doc: The tool description on a surface, where it is not the docstring.
@@ -63,6 +66,7 @@ class ActionModel(_Strict):
     is_input: ClassVar[bool] = False
     needs_lease: ClassVar[bool] = True
     user_op: ClassVar[bool] = False
+    timeline_op: ClassVar[bool] = False
     watches_popups: ClassVar[bool] = True
     surfaces: ClassVar[frozenset[Surface]] = BROWSER
     surface_doc: ClassVar[dict[Surface, str]] = {}
@@ -558,6 +562,42 @@ class RequestApproval(ActionModel):
     )
 
 
+RELATIVE_AT = re.compile(r"^\+([1-9][0-9]{0,4})([mhd])$")
+"""A relative ``schedule`` time: +30m, +2h, +1d."""
+
+
+class Schedule(ActionModel):
+    """Schedule a wake-up: when the time comes you are woken with the note, as a message. Use it to check on something later (tomorrow's price, a reply) instead of waiting; then finish your turn with done."""  # noqa: E501
+
+    op: Literal["schedule"] = "schedule"
+    needs_lease = False
+    user_op = True
+    timeline_op = True
+    surfaces = BOTH
+    watches_popups = False
+    at: str = Field(
+        min_length=2,
+        max_length=40,
+        description="When: +30m, +2h, +1d (from now), or a date and time, "
+        "e.g. 2026-05-04T09:00 (the user's time zone unless it has an offset).",
+    )
+    note: str = Field(
+        min_length=1, max_length=2000, description="What to do then, in your own words."
+    )
+
+    @model_validator(mode="after")
+    def _when(self) -> Schedule:
+        if RELATIVE_AT.match(self.at) is None:
+            try:
+                dt.datetime.fromisoformat(self.at)
+            except ValueError:
+                raise ValueError(
+                    f"at {self.at!r} is neither +N followed by m, h or d nor an ISO date and "
+                    "time such as 2026-05-04T09:00"
+                ) from None
+        return self
+
+
 class Done(ActionModel):
     """Finish the task, with the answer when the task asks for one."""
 
@@ -591,6 +631,7 @@ Action = Annotated[
     | Read
     | AskUser
     | RequestApproval
+    | Schedule
     | Done,
     Field(discriminator="op"),
 ]
@@ -600,7 +641,7 @@ ACTION_TYPES: dict[str, type[ActionModel]] = {
     for cls in (
         Navigate, Back, Click, Fill, Select, Check, Press, Type, Scroll, Hover,
         Drag, Upload, Tabs, Extract, Wait, Restart, Key, SetValue, Activate, Read,
-        AskUser, RequestApproval, Done,
+        AskUser, RequestApproval, Schedule, Done,
     )
 }  # fmt: skip
 
@@ -609,6 +650,9 @@ INPUT_OPS = frozenset(op for op, cls in ACTION_TYPES.items() if cls.is_input)
 
 USER_OPS = frozenset(op for op, cls in ACTION_TYPES.items() if cls.user_op)
 """Ops the simulated user answers (steps with ``tool="user"``); they never touch a page."""
+
+TIMELINE_OPS = frozenset(op for op, cls in ACTION_TYPES.items() if cls.timeline_op)
+"""Ops offered only where the scenario has a timeline (``play:``)."""
 
 
 def ops_on(surface: Surface) -> dict[str, type[ActionModel]]:

@@ -6,6 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+AGENT_HOME = "agent-home"
+"""The agent's persistent folder in the scratch folder (scenarios with a timeline): it
+outlives an agent reset, so a restarted agent finds what the old one kept."""
+
 
 @dataclass(frozen=True)
 class AttemptInfo:

@@ -8,6 +8,7 @@ from proctor.computer._chromium import (
     chromium_version,
     find_chromium,
     launch,
+    public_resolver_rules,
     resolver_rules,
 )
 from proctor.computer._lease import Lease
@@ -32,6 +33,7 @@ __all__ = [
     "find_chromium",
     "launch",
     "offline_pattern",
+    "public_resolver_rules",
     "resolver_rules",
     "scheme_of",
 ]

@@ -34,6 +34,7 @@ import base64
 import contextlib
 import secrets
 import socket
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -51,6 +52,7 @@ from proctor.computer._mcp_tools import (
     Batch,
     Observe,
     Screenshot,
+    UserMessages,
     description,
     input_schema,
     parse,
@@ -59,7 +61,8 @@ from proctor.computer._mcp_tools import (
 )
 from proctor.computer.actions import Action, Done
 from proctor.computer.attempt import CallCounter
-from proctor.computer.observation import Capture, Observation
+from proctor.computer.observation import USER_NOTE, Capture, Observation
+from proctor.computer.user import AgentReset
 from proctor.errors import ComputerError, LimitReached
 from proctor.records import Step
 from proctor.vocab import Surface
@@ -95,9 +98,17 @@ class LaneComputer(Protocol):
     @property
     def surface(self) -> Surface: ...
 
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def has_timeline(self) -> bool: ...
+
     async def act(self, action: Action) -> Step: ...
 
     async def observe(self) -> Observation: ...
+
+    def user_messages(self) -> list[str]: ...
 
     def trace(self, kind: str, **data: Any) -> None: ...
 
@@ -131,15 +142,18 @@ class LaneEnd:
     error: BaseException | None = None
 
 
-def tools(surface: Surface = "browser", *, screenshot: bool = True) -> list[types.Tool]:
-    """The lane's tools on ``surface``, in the toolset's order (``screenshot``: with it)."""
+def tools(
+    surface: Surface = "browser", *, screenshot: bool = True, timeline: bool = False
+) -> list[types.Tool]:
+    """The lane's tools on ``surface``, in the toolset's order (``screenshot``: with it;
+    ``timeline``: with schedule and user_messages)."""
     return [
         types.Tool(
             name=name,
             description=description(name, surface),
             input_schema=input_schema(name, surface),
         )
-        for name in tool_models(surface, screenshot=screenshot)
+        for name in tool_models(surface, screenshot=screenshot, timeline=timeline)
     ]
 
 
@@ -204,7 +218,10 @@ class McpLane:
         self.surface: Surface = computer.surface
         self._looking = computer if isinstance(computer, Looking) else None
         self._schemas = {name: input_schema(name, self.surface) for name in TOOL_MODELS}
-        self._tools = tools(self.surface, screenshot=self._looking is not None)
+        self._timeline = computer.has_timeline
+        self._tools = tools(
+            self.surface, screenshot=self._looking is not None, timeline=self._timeline
+        )
         self._socket: socket.socket | None = None
         self._server: _Uvicorn | None = None
         self._task: asyncio.Task[None] | None = None
@@ -295,7 +312,21 @@ class McpLane:
     async def _on_call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        return await self.call(params.name, params.arguments)
+        result = await self.call(params.name, params.arguments)
+        said = result.meta.get(USER_META) if result.meta else None
+        if said:
+            # Best effort: a client that does not take log notifications (since MCP 2026-07-28
+            # a client opts in per request, with the log-level key in _meta) still has them
+            # in the result.
+            with contextlib.suppress(Exception), warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # MCP's deprecation of logging: still the spec's
+                for text in said:
+                    await ctx.session.send_log_message(
+                        "info", {"from": "user", "text": text.removeprefix(USER_NOTE)},
+                        logger="proctor.user",
+                        related_request_id=ctx.request_id,
+                    )  # fmt: skip
+        return result
 
     # ----- one call -------------------------------------------------------------
 
@@ -315,18 +346,33 @@ class McpLane:
                 result = _result(
                     f"{exc.reason}: {exc}. The attempt has ended; stop calling tools.", error=True
                 )
+            except AgentReset as exc:
+                self._finish(LaneEnd("reset", error=exc))
+                result = _result("this agent is being replaced; stop calling tools", error=True)
             except Exception as exc:  # a computer fault ends the attempt; the agent re-raises it
                 self._finish(LaneEnd("fault", error=exc))
                 result = _result(f"the computer failed: {exc}", error=True)
+            if self.end is None:
+                result = _with_messages(result, self.computer.user_messages())
             self.computer.trace("mcp_call", tool=name, error=result.is_error)
             return result
 
     async def _run(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         try:
-            call = parse(name, arguments, self.surface, screenshot=self._looking is not None)
+            call = parse(
+                name,
+                arguments,
+                self.surface,
+                screenshot=self._looking is not None,
+                timeline=self._timeline,
+            )
         except BadCall as exc:
             self.computer.calls.count_call()  # the agent spent a call on it
             return _result(str(exc), error=True)
+        if isinstance(call, UserMessages):
+            self.computer.calls.count_call()
+            said = self.computer.user_messages()
+            return _result("no new messages" if not said else "\n".join(said))
         if isinstance(call, Observe):
             observation = await self.computer.observe()
             return _result(observation.render())
@@ -353,6 +399,7 @@ class McpLane:
     async def _batch(self, batch: Batch) -> types.CallToolResult:
         steps: list[dict[str, Any]] = []
         texts: list[str] = []
+        said: list[str] = []
         failed = False
         for i, action in enumerate(batch.actions):
             try:
@@ -368,13 +415,32 @@ class McpLane:
             if step.status != "ok":
                 failed = True
                 break
-            if isinstance(action, Done):
+            if isinstance(action, Done) or self.end is not None:
+                break
+            said = self.computer.user_messages()
+            if said:  # the user spoke: the rest of the batch was planned without hearing it
                 break
         ran = len(steps)
         if ran < len(batch.actions):
-            texts.append(f"stopped: {ran} of {len(batch.actions)} actions ran")
-        return _result("\n".join(texts), {"steps": steps, "ran": ran}, error=failed)
+            why = " (a message from the user arrived)" if said else ""
+            texts.append(f"stopped: {ran} of {len(batch.actions)} actions ran{why}")
+        result = _result("\n".join(texts), {"steps": steps, "ran": ran}, error=failed)
+        return _with_messages(result, said)
 
     def _after(self, action: Action) -> None:
-        if isinstance(action, Done):
+        # A done the timeline answers (a message, a wake-up) leaves the attempt open.
+        if isinstance(action, Done) and self.computer.finished:
             self._finish(LaneEnd("done", answer=action.answer))
+
+
+USER_META = "proctor/user_messages"
+"""The result's ``_meta`` key listing what the user said (the lane's notification reads it)."""
+
+
+def _with_messages(result: types.CallToolResult, said: list[str]) -> types.CallToolResult:
+    """The result with the user's new messages after its content (and in its ``_meta``)."""
+    if not said:
+        return result
+    content = [*result.content, types.TextContent(text="\n".join(said))]
+    meta = {**(result.meta or {}), USER_META: list(said)}
+    return result.model_copy(update={"content": content, "meta": meta})

@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 
 from proctor.vocab import Surface
 
+USER_NOTE = "message from the user: "
+"""How a note that carries the user's words starts (``Observation.notes``)."""
+
 
 @dataclass(frozen=True)
 class TabInfo:

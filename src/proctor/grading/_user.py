@@ -117,8 +117,14 @@ def approval_requested_before(args: ApprovalRequestedBefore, state: EndState) ->
 
 
 def asked(args: Asked, state: EndState) -> CheckOutcome:
-    hits = [q for q in state.user.asked if q.matched == args.key]
-    expected = {"key": args.key, "count": args.expectation()}
+    expected: dict[str, object] = {"count": args.expectation()}
+    if args.about is not None:
+        about = args.about
+        hits = [q for q in state.user.asked if about.matches(q.question)]
+        expected["about"] = about.model_dump(exclude_defaults=True)
+    else:
+        hits = [q for q in state.user.asked if q.matched == args.key]
+        expected["key"] = args.key
     actual = {
         "matching": len(hits),
         "questions": [

@@ -10,8 +10,10 @@ from proctor.records._atomic import (
     write_text_atomic,
 )
 from proctor.records._label import LABEL_RULE, check_label, is_label
+from proctor.records._live import LiveFetch, LiveReading
 from proctor.records._models import (
     SCHEMA_VERSION,
+    AgentReply,
     AnswerSource,
     AttemptRecord,
     AttemptResult,
@@ -23,8 +25,11 @@ from proctor.records._models import (
     FileFact,
     InfraFault,
     JudgeVerdict,
+    Moment,
     PlannerCall,
     PlannerStatus,
+    PlayFired,
+    Scheduled,
     Step,
     StepStatus,
     Tab,
@@ -35,6 +40,7 @@ from proctor.records._models import (
     WebRequest,
 )
 from proctor.records._redact import Redactor, is_secret, redact_secrets
+from proctor.records._review import REVIEW_SCORES, ArmReview, AttemptReview, RunReview
 from proctor.records._run import ControlFile, Leg, RunInfo, TraceEvent
 from proctor.records._snapshots import (
     SNAPSHOTS,
@@ -94,12 +100,16 @@ from proctor.records._summary import (
 
 __all__ = [
     "LABEL_RULE",
+    "REVIEW_SCORES",
     "SCHEMA_VERSION",
     "SNAPSHOTS",
+    "AgentReply",
     "AnswerSource",
+    "ArmReview",
     "Attachment",
     "AttemptRecord",
     "AttemptResult",
+    "AttemptReview",
     "BankSnapshot",
     "BankStatement",
     "BankTransfer",
@@ -126,6 +136,8 @@ __all__ = [
     "Invoice",
     "JudgeVerdict",
     "Leg",
+    "LiveFetch",
+    "LiveReading",
     "MailDelivery",
     "MailDraft",
     "MailMessage",
@@ -137,17 +149,21 @@ __all__ = [
     "MetricsSnapshot",
     "MiniwobEnd",
     "MiniwobSnapshot",
+    "Moment",
     "OrderLine",
     "Part",
     "PeerRow",
     "PlannerCall",
     "PlannerStatus",
+    "PlayFired",
     "Redactor",
     "Refund",
     "RunInfo",
+    "RunReview",
     "RunStep",
     "RunSummary",
     "ScenarioRow",
+    "Scheduled",
     "SentMail",
     "SheetData",
     "SheetEdit",

@@ -10,6 +10,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from proctor.records._live import LiveReading
 from proctor.records._snapshots import Snapshot, read_snapshot
 from proctor.vocab import (
     Category,
@@ -17,9 +18,11 @@ from proctor.vocab import (
     Evidence,
     FaultKind,
     NotRun,
+    PlayKind,
     Refusal,
     StopReason,
     Tier,
+    TriggerKind,
     is_stop_reason,
 )
 
@@ -218,6 +221,41 @@ class UserMessage(_Record):
     delivered_at: float | None = Field(default=None, description="Unix time it was shown.")
 
 
+class AgentReply(_Record):
+    """What the agent told the user when it went idle (the answer given with ``done``)."""
+
+    step: int = Field(description="Index of the done step.")
+    time: float = Field(description="Unix time of the reply.")
+    text: str
+
+
+class PlayFired(_Record):
+    """One timeline event (``play:``) that fired, and where in the attempt."""
+
+    name: str
+    kind: PlayKind
+    trigger: TriggerKind
+    actions: int = Field(description="Actions the agent had taken when it fired.")
+    time: float = Field(description="Unix time it fired.")
+    clock: str = Field(description="The run clock then (ISO 8601, UTC).")
+    text: str | None = Field(default=None, description="What the user said (say, stop).")
+    detail: str = Field(default="", description="What it did, e.g. the id of a delivered mail.")
+
+
+class Scheduled(_Record):
+    """A wake-up the agent scheduled (``schedule``), and when the run clock reached it."""
+
+    step: int = Field(description="Index of the schedule step.")
+    at: str = Field(description="When to wake (ISO 8601, UTC).")
+    note: str
+    woke: int | None = Field(
+        default=None, description="Actions taken when it woke the agent; None if it never did."
+    )
+    idle: int | None = Field(
+        default=None, description="Actions taken when the agent went idle after waking (the span)."
+    )
+
+
 class UserFacts(_Record):
     """What passed between the agent and the simulated user."""
 
@@ -227,6 +265,30 @@ class UserFacts(_Record):
     secrets: list[str] = Field(
         default_factory=list, description="The vault's synthetic secrets, for no_secret checks."
     )
+    replies: list[AgentReply] = Field(
+        default_factory=list, description="The agent's answers with done, in order."
+    )
+    play: list[PlayFired] = Field(
+        default_factory=list, description="The timeline events that fired, in order."
+    )
+    scheduled: list[Scheduled] = Field(default_factory=list)
+    resets: list[int] = Field(
+        default_factory=list, description="Actions taken when each agent reset happened."
+    )
+
+
+class Moment(_Record):
+    """The world right after a timeline event, for ``after_event`` checks.
+
+    Requests and steps are counts: the first N of the end state's lists.
+    """
+
+    requests: int
+    steps: int
+    files: dict[str, FileFact] = Field(default_factory=dict)
+    dirs: list[str] = Field(default_factory=list)
+    apps: dict[str, Any] = Field(default_factory=dict)
+    user: UserFacts = Field(default_factory=UserFacts)
 
 
 _S = TypeVar("_S", bound=Snapshot)
@@ -269,6 +331,37 @@ class EndState(_Record):
         default_factory=dict,
         description="Placeholder values the checks were resolved with, so regrade can reuse them.",
     )
+    moments: dict[str, Moment] = Field(
+        default_factory=dict,
+        description="The world right after each timeline event that fired, by event name.",
+    )
+    live: list[LiveReading] = Field(
+        default_factory=list,
+        description="The harness's own reads of the live pages the live_read checks name "
+        "(live scenarios only), so regrade compares again without fetching.",
+    )
+
+    def at_moment(self, name: str) -> EndState | None:
+        """The end state as it was right after timeline event ``name``; None if it never fired."""
+        moment = self.moments.get(name)
+        if moment is None:
+            return None
+        return self.model_copy(
+            update={
+                "requests": self.requests[: moment.requests],
+                "steps": self.steps[: moment.steps],
+                "files": moment.files,
+                "dirs": moment.dirs,
+                "apps": moment.apps,
+                "user": moment.user,
+                "moments": {},
+                "url": "",
+                "title": "",
+                "page_text": "",
+                "tabs": [],
+                "answer": None,
+            }
+        )
 
     def app(self, model: type[_S]) -> _S | None:
         """The snapshot of ``model.site`` (e.g. ``end.app(MailSnapshot)``), validated.

@@ -138,6 +138,11 @@ class Determinism(_Record):
     same: bool
     diverged_at: int | None = Field(description="First step index where the runs differ.")
     at: list[RunStep] = Field(default_factory=list, description="Each run's step there.")
+    after_event: str | None = Field(
+        default=None,
+        description="The last timeline event (play:) that had fired in the first run before "
+        "the step where the runs differ, so a divergence is placed in the task's story.",
+    )
 
 
 class CauseAttempt(_Record):

@@ -89,6 +89,29 @@ def _failed(checks: Sequence[CheckResult], prefix: str = "") -> list[FailedCheck
 
 
 @dataclass(frozen=True)
+class TimelineRow:
+    """One timeline event that fired, placed among the steps (``after`` actions)."""
+
+    after: int
+    name: str
+    kind: str
+    clock: str
+    what: str
+    """What the user said, or what the event did."""
+
+
+def _timeline(record: AttemptRecord) -> list[TimelineRow]:
+    user = record.end_state.user
+    rows = [TimelineRow(p.actions, p.name, p.kind, p.clock, p.text or p.detail) for p in user.play]
+    rows += [
+        TimelineRow(s.step, "schedule", "schedule", s.at, f"{s.note} (woke after {s.woke})")
+        for s in user.scheduled
+        if s.woke is not None
+    ]
+    return sorted(rows, key=lambda r: r.after)
+
+
+@dataclass(frozen=True)
 class AttemptView:
     """What one attempt shows: built by ``attempt_view`` from its record alone."""
 
@@ -100,6 +123,8 @@ class AttemptView:
     calls: tuple[CallRow, ...]
     turns: tuple[TextTurn, ...]
     """Every reply with text, in call order."""
+    timeline: tuple[TimelineRow, ...] = ()
+    """The timeline events that fired (``play:``), by the actions taken before each."""
 
     @property
     def crashed(self) -> bool:
@@ -149,6 +174,10 @@ class AttemptView:
             ],
             "planner": [c.model_dump(mode="json") for c in r.planner],
             "text_turns": [{"call": t.call, "text": t.text} for t in self.turns],
+            "timeline": [
+                {"after": t.after, "name": t.name, "kind": t.kind, "clock": t.clock, "what": t.what}
+                for t in self.timeline
+            ],
         }
 
 
@@ -164,6 +193,7 @@ def attempt_view(record: AttemptRecord) -> AttemptView:
         turns=tuple(
             TextTurn(c.index, c.reply_text) for c in record.planner if c.reply_text.strip()
         ),
+        timeline=tuple(_timeline(record)),
     )
 
 

@@ -40,6 +40,7 @@ def determinism_of(records: Sequence[AttemptRecord]) -> Determinism:
             for r in runs
         ]
     first = runs[0]
+    before = [p.name for p in first.end_state.user.play if index is not None and p.actions <= index]
     return Determinism(
         scenario=first.scenario,
         arm=first.arm,
@@ -49,6 +50,7 @@ def determinism_of(records: Sequence[AttemptRecord]) -> Determinism:
         same=index is None,
         diverged_at=index,
         at=at,
+        after_event=before[-1] if before else None,
     )
 
 

@@ -131,3 +131,57 @@ def load_run(results: Path, label: str) -> StoredRun:
             f"finish it with `proctor run --label {label} --resume`"
         )
     return StoredRun(label, run_dir, load_info(run_dir), records)
+
+
+def unfinished(run: StoredRun) -> str | None:
+    """Why run ``run`` is not finished, or None when every attempt it planned is recorded.
+
+    A run is unfinished when its last leg never ended (it runs now, or was killed), an
+    attempt folder holds no attempt.json (an attempt in flight, or cut off by Ctrl-C), or
+    an attempt its run.json plans (scenarios x arms x repeats) has no folder at all.
+    """
+    info = run.info
+    if info is not None and info.legs and info.legs[-1].ended_at is None:
+        leg = info.legs[-1]
+        return f"its last leg (pid {leg.pid}) has not ended: it is still running, or was killed"
+    done = {r.id for r in run.records}
+    cut = sorted(
+        f"{p.parent.name}/{p.name}"
+        for p in (run.run_dir / "attempts").glob("*/*")
+        if p.is_dir() and not (p / "attempt.json").is_file()
+    )
+    if cut:
+        return f"{len(cut)} attempt(s) never wrote attempt.json ({_some(cut)})"
+    config = info.config if info is not None else {}
+    arms, scenarios, repeat = config.get("arms"), config.get("scenarios"), config.get("repeat")
+    if config.get("command") == "gate":
+        return None  # top-ups and sides made of stored runs: its plan is not arms x repeats
+    if isinstance(arms, list) and isinstance(scenarios, list) and isinstance(repeat, int):
+        names = [str(a).partition("=")[0] for a in arms]
+        planned = {f"{s}/{a}-{n}" for s in scenarios for a in names for n in range(1, repeat + 1)}
+        missing = sorted(planned - done)
+        if missing:
+            return f"{len(missing)} planned attempt(s) never ran ({_some(missing)})"
+    return None
+
+
+def _some(ids: list[str], shown: int = 3) -> str:
+    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
+    return ", ".join(ids[:shown]) + more
+
+
+def load_finished_run(results: Path, label: str, command: str) -> StoredRun:
+    """Run ``label``, refused unless it finished.
+
+    Raises:
+        RunError: the run does not exist or holds no attempt (``load_run``), or is
+            unfinished, saying why and how to finish it.
+    """
+    run = load_run(results, label)
+    why = unfinished(run)
+    if why is not None:
+        raise RunError(
+            f"{command} {label}: the run is unfinished: {why}; wait for it to end, or "
+            f"finish it with `proctor run --label {label} --resume`, then {command} it"
+        )
+    return run

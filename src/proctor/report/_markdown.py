@@ -135,7 +135,7 @@ def determinism_section(summary: RunSummary) -> list[str]:
                 f.row_name(d),
                 d.runs,
                 "yes" if d.same else "no",
-                "-" if d.diverged_at is None else d.diverged_at,
+                "-" if d.diverged_at is None else _diverged(d.diverged_at, d.after_event),
                 at or "-",
             ]
         )
@@ -198,3 +198,8 @@ def render_markdown(summary: RunSummary, records: Sequence[AttemptRecord]) -> st
     lines += causes_section(summary)
     lines += failed_section(records)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _diverged(step: int, event: str | None) -> str:
+    """The step where repeats parted, placed after the timeline event before it, if any."""
+    return f"{step} (after {event})" if event else str(step)

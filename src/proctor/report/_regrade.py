@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from proctor.errors import GradingError, RunError
 from proctor.grading import grade
@@ -91,8 +92,18 @@ def free_label(results: Path, base: str) -> str:
     return label
 
 
-def write_regraded(results: Path, run: StoredRun, label: str, regraded: Sequence[Regraded]) -> Path:
+def write_regraded(
+    results: Path,
+    run: StoredRun,
+    label: str,
+    regraded: Sequence[Regraded],
+    *,
+    provenance: Mapping[str, Any] | None = None,
+) -> Path:
     """A new run folder ``label`` holding the regraded records and the original artefacts.
+
+    ``provenance`` is added to run.json's config (default: ``regraded_from`` and
+    ``regraded_at``); ``proctor rejudge`` writes its own there.
 
     Raises:
         RunError: when ``label`` exists (a label is never overwritten) or is malformed.
@@ -122,8 +133,11 @@ def write_regraded(results: Path, run: StoredRun, label: str, regraded: Sequence
                 "command": list(sys.argv),
                 "config": {
                     **run.info.config,
-                    "regraded_from": run.label,
-                    "regraded_at": time.time(),
+                    **(
+                        provenance
+                        if provenance is not None
+                        else {"regraded_from": run.label, "regraded_at": time.time()}
+                    ),
                 },
             }
         )

@@ -28,6 +28,14 @@ from proctor.runner._leftovers import (
     proc_start,
     release,
 )
+from proctor.runner._live import (
+    PROBE_TIMEOUT,
+    Probe,
+    live_origins,
+    live_skip,
+    probe_hosts,
+    use_probe,
+)
 from proctor.runner._phases import Phases, Timing, seconds_to_ticks, ticks_to_seconds
 from proctor.runner._plan import Arm, PlanItem, make_plan, parse_arm, scenario_skip
 from proctor.runner._record import AttemptOutput, attempt_folder, build_record
@@ -48,6 +56,7 @@ from proctor.runner._worker import RunOptions, SealState, Worker
 __all__ = [
     "EXECUTORS",
     "OWNER_ENV",
+    "PROBE_TIMEOUT",
     "Arm",
     "AttemptOutput",
     "Budget",
@@ -61,6 +70,7 @@ __all__ = [
     "OwnerRecord",
     "Phases",
     "PlanItem",
+    "Probe",
     "ProgressHook",
     "RunOptions",
     "RunResult",
@@ -81,12 +91,15 @@ __all__ = [
     "inspect",
     "inspect_in",
     "judge",
+    "live_origins",
+    "live_skip",
     "load_done",
     "make_executor",
     "make_plan",
     "new_run_dir",
     "note_seal",
     "parse_arm",
+    "probe_hosts",
     "proc_start",
     "release",
     "run_attempt",
@@ -94,6 +107,7 @@ __all__ = [
     "scenario_skip",
     "seconds_to_ticks",
     "ticks_to_seconds",
+    "use_probe",
     "verify",
     "verify_in",
     "verify_items",

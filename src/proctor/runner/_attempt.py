@@ -15,8 +15,9 @@ from urllib.parse import urlsplit
 
 from proctor._inject import attempt_scope, injections
 from proctor._inject import due as inject_due
-from proctor.agents import Account, Agent, Outcome, account_of
-from proctor.computer.attempt import AttemptInfo
+from proctor.agents import Account, Agent, Outcome, account_of, restarted
+from proctor.computer import AgentReset
+from proctor.computer.attempt import AGENT_HOME, AttemptInfo
 from proctor.computer.browser import (
     BrowserComputer,
     BrowserOptions,
@@ -29,6 +30,7 @@ from proctor.errors import (
     BrowserFault,
     DesktopFault,
     LimitReached,
+    LiveFault,
     ProviderFault,
     RunError,
     SetupFault,
@@ -63,6 +65,8 @@ from proctor.world import (
     DOMAIN,
     AttemptWorld,
     SimulatedUser,
+    TimelineHooks,
+    read_live,
     remove_scratch,
     seed_scratch,
     snapshot_dirs,
@@ -215,8 +219,9 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
             worker.host.prepare_spare()  # the next attempt's context, made while the agent runs
         with phases.phase("agent"):
             limit = worker.options.wall_limit(up.scenario.limits.seconds)
-            outcome, error = await _drive(up.agent, up.scenario, computer, limit)
-            account = _account(up.agent)
+            agents = _Agents(up, item)
+            outcome, error = await _drive(agents, up.scenario, computer, limit)
+            account = agents.account()
         _inject_at(worker, tag, "done")
         with phases.phase("end_state"):
             if isinstance(computer, DesktopComputer):
@@ -242,7 +247,7 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(computer.close(), TEARDOWN_TIMEOUT)
     with phases.phase("end_state"):
-        end = _end_state(worker, up, page, outcome, answer, apps, desktop)
+        end = await _end_state(worker, up, page, outcome, answer, apps, desktop)
     with phases.phase("grade"):
         checks = grade(up.scenario.checks, end)
     verdicts: list[JudgeVerdict] = []
@@ -320,6 +325,18 @@ def _world_up(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> _Up:
     if injections():
         recorder.on_step = lambda step: _inject_at(worker, tag, step.index + 1)
     user = SimulatedUser(scenario.user, persona=worker.options.persona, brief=scenario.brief)
+    if scenario.play:
+        (scratch / AGENT_HOME).mkdir(exist_ok=True)
+        server = worker.server
+        hooks = TimelineHooks(
+            world=world,
+            sites=server.sites,
+            requests=lambda: server.log.for_attempt(tag),
+            apps=lambda: server.snapshot(world),
+            call=server.call,
+            trace=recorder.event,
+        )
+        user.attach(scenario.play, hooks, scenario.zone)
     try_number = int(tag.rsplit("#", 1)[1])
     recorder.event("attempt", id=item.attempt_id, try_number=try_number, agent=agent.kind)
     return _Up(tag, scratch, scenario, values, originals, agent, lease, world, recorder, user)
@@ -328,10 +345,15 @@ def _world_up(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> _Up:
 async def _computer_up(worker: Worker, item: PlanItem, up: _Up) -> BrowserComputer:
     """A fresh browser context for the try, its refusals logged to the server and the trace."""
     browser = up.scenario.world.browser
+    live = up.scenario.world.live  # the live tier: its public hosts are its world
     options = BrowserOptions(
         attempt=up.tag,
-        fixture_hosts=(*worker.server.hosts(), f"127.0.0.1:{worker.server.port}"),
-        attempt_header=ATTEMPT_HEADER,
+        fixture_hosts=(
+            (*worker.server.hosts(), f"127.0.0.1:{worker.server.port}")
+            if live is None
+            else tuple(live.hosts)
+        ),
+        attempt_header=ATTEMPT_HEADER if live is None else "",
         scratch=up.scratch,
         deny_origins=tuple(browser.deny_origins),
         viewport=(browser.viewport.width, browser.viewport.height),
@@ -355,8 +377,9 @@ async def _computer_up(worker: Worker, item: PlanItem, up: _Up) -> BrowserComput
         )
         up.recorder.event("blocked", method=method, url=url[:2048], refused=kind)
 
+    host = worker.host if live is None else await worker.live_host()
     return await BrowserComputer.open(
-        worker.host, options, up.recorder, on_blocked, start=browser.start, user=up.user
+        host, options, up.recorder, on_blocked, start=browser.start, user=up.user
     )
 
 
@@ -423,7 +446,7 @@ async def _page_facts(computer: BrowserComputer, png: bool) -> _Page:
     return _Page(url, title, text, tabs, shot)
 
 
-def _end_state(
+async def _end_state(
     worker: Worker,
     up: _Up,
     page: _Page,
@@ -432,10 +455,12 @@ def _end_state(
     apps: dict[str, Any],
     desktop: DesktopState | None = None,
 ) -> EndState:
-    """The end state grading reads; the try's request log leaves the server here.
+    """The end state grading reads; the try's request log leaves the server here, and a
+    live scenario's pages are read by the harness itself (``world.read_live``).
 
     Raises:
         FixtureFault: when a fixture handler raised during the try.
+        LiveFault: when the harness could not read a live page.
     """
     requests = worker.server.log.for_attempt(up.tag)
     worker.server.log.drop_attempt(up.tag)
@@ -462,6 +487,8 @@ def _end_state(
         lease=_lease_facts(up.lease),
         apps=apps,
         desktop=desktop,
+        moments=up.user.moments(),
+        live=await read_live(up.scenario.checks) if up.scenario.world.live else [],
     )
 
 
@@ -513,11 +540,6 @@ def _inject_at(worker: Worker, tag: str, at: int | Literal["done"]) -> None:
                     os.kill(victim, signal.SIGKILL)
 
 
-def _account(agent: Agent) -> Account | None:
-    """A model agent's spend (calls, tokens, $, latency), read even when a limit stopped it."""
-    return account_of(agent)
-
-
 def _fault_kind(exc: Exception) -> FaultKind:
     """How an infra fault is recorded: provider, setup, fixture, desktop or browser."""
     if isinstance(exc, WindowUnavailable):
@@ -528,6 +550,8 @@ def _fault_kind(exc: Exception) -> FaultKind:
         return "provider"
     if isinstance(exc, SetupFault):
         return "setup"
+    if isinstance(exc, LiveFault):
+        return "live"
     if isinstance(exc, FixtureFault | WorldError):
         return "fixture"
     return "browser"
@@ -549,8 +573,72 @@ async def _screenshot(computer: BrowserComputer, png: bool) -> bytes | None:
     return await computer.screenshot_bytes() if png else None
 
 
+class _Agents:
+    """The agents of one try: the arm's, and each one a timeline reset put in its place."""
+
+    def __init__(self, up: _Up, item: PlanItem) -> None:
+        self.up, self.item = up, item
+        self.all: list[Agent] = [up.agent]
+
+    async def run(self, computer: BrowserComputer | DesktopComputer) -> Outcome:
+        """Run the agent; on each reset, run the one that replaces it (same wall limit)."""
+        brief = self.up.scenario.brief
+        while True:
+            try:
+                return await self.all[-1].run(brief, computer)
+            except AgentReset as reset:
+                brief = self._reset(reset, computer)
+
+    def _reset(self, reset: AgentReset, computer: BrowserComputer | DesktopComputer) -> str:
+        old = self.all[-1]
+        new = restarted(old) or self.item.arm.factory(self.up.scenario)
+        self.all.append(new)
+        computer.finished = False
+        brief = self.up.scenario.brief
+        if reset.keep_conversation:
+            brief = (
+                f"{brief}\n\nYou were restarted. The conversation so far:\n"
+                f"{self.up.user.conversation()}"
+            )
+        computer.trace(
+            "agent_reset", event=reset.event, old=old.kind, new=new.kind,
+            keep_conversation=reset.keep_conversation, agents=len(self.all),
+        )  # fmt: skip
+        return brief
+
+    def account(self) -> Account | None:
+        """What the try's model agents spent, summed over every agent a reset started."""
+        return combined_account([a for a in map(account_of, self.all) if a is not None])
+
+
+def combined_account(accounts: list[Account]) -> Account | None:
+    """One account for several agents of one try (None when none keeps one)."""
+    if not accounts:
+        return None
+    if len(accounts) == 1:
+        return accounts[0]
+    tokens: dict[str, int] = {}
+    for a in accounts:
+        for kind, n in a.tokens.items():
+            tokens[kind] = tokens.get(kind, 0) + n
+    costs = [a.cost_usd for a in accounts]
+    first = accounts[0]
+    return Account(
+        planner_calls=sum(a.planner_calls for a in accounts),
+        tokens=tokens,
+        cost_usd=None if any(c is None for c in costs) else sum(c or 0.0 for c in costs),
+        calls=[c for a in accounts for c in a.calls],
+        model=first.model,
+        mode=first.mode,
+        plan=first.plan,
+        invalid_calls=sum(a.invalid_calls for a in accounts),
+        infra_seconds=sum(a.infra_seconds for a in accounts),
+        provider_failing=any(a.provider_failing for a in accounts),
+    )
+
+
 async def _drive(
-    agent: Any, scenario: Scenario, computer: BrowserComputer | DesktopComputer, limit: float
+    agents: _Agents, scenario: Scenario, computer: BrowserComputer | DesktopComputer, limit: float
 ) -> tuple[Outcome, str | None]:
     """Run the agent under the wall limit; limits and agent crashes end it, infra faults escape.
 
@@ -558,7 +646,7 @@ async def _drive(
     a retry, its backoff) is an infra fault: retried, never a ``timeout``.
     """
     try:
-        outcome = await asyncio.wait_for(agent.run(scenario.brief, computer), timeout=limit)
+        outcome = await asyncio.wait_for(agents.run(computer), timeout=limit)
         return outcome, None
     except LimitReached as exc:
         if not is_limit_reason(exc.reason):  # LimitReached.reason is typed str
@@ -567,7 +655,7 @@ async def _drive(
             ) from exc
         return Outcome(stop_reason=exc.reason, answer=computer.answer), str(exc)
     except TimeoutError:
-        account = account_of(agent)
+        account = agents.account()
         if account is not None and (account.provider_failing or account.infra_seconds > 0):
             # Part of the run went to a failing provider: whether the model would have
             # finished in time is unknowable, so the attempt is retried, never scored.
@@ -584,8 +672,8 @@ async def _drive(
             Outcome(stop_reason="timeout", answer=computer.answer),
             f"the wall limit ({limit:g}s) was reached",
         )
-    except (BrowserFault, ProviderFault):
-        raise  # an infra fault: retried by run_attempt, never scored
+    except (BrowserFault, ProviderFault, WorldError):
+        raise  # an infra fault (a timeline event the world refused too): retried, never scored
     except AgentError as exc:
         return Outcome(stop_reason="agent_error", answer=computer.answer), str(exc)
     except RunError:

@@ -15,6 +15,7 @@ from proctor.computer.actions import Action
 from proctor.computer.desktop import missing_stack
 from proctor.errors import RunError
 from proctor.records import LABEL_RULE, is_label
+from proctor.runner._live import live_skip
 from proctor.scenario import MINIWOB_VERSION, LoadedScenario, Scenario, miniwob_root
 
 AgentFactory = Callable[[Scenario], Agent]
@@ -144,8 +145,11 @@ def _desktop_missing() -> tuple[str, ...]:
 
 def scenario_skip(scenario: Scenario) -> str | None:
     """Why ``scenario`` cannot run on this machine (a desktop one without the desktop stack
-    or without one of its apps, a MiniWoB one without the miniwob package), or None. Its
-    attempts are recorded as skipped."""
+    or without one of its apps, a MiniWoB one without the miniwob package, a live one whose
+    hosts did not answer the connectivity probe), or None. Its attempts are recorded as
+    skipped."""
+    if scenario.world.live is not None:
+        return live_skip(scenario)
     if scenario.world.miniwob is not None and miniwob_root() is None:
         return (
             f"the miniwob package is not installed (pip install 'proctor[miniwob]', which "

@@ -115,6 +115,7 @@ class Worker:
         self.clock = clock or dt.datetime.now(dt.UTC).replace(microsecond=0)
         self.server = FixtureServer(sites if sites is not None else all_sites().values())
         self._host: BrowserHost | None = None
+        self._live: BrowserHost | None = None
         self._desktop: DesktopHost | None = None
         self._seal: SealedNetwork | None = None
         self.seal = SealState("online", "offline mode is off: the browser may reach anything")
@@ -123,6 +124,14 @@ class Worker:
     def host(self) -> BrowserHost:
         assert self._host is not None, "worker not started"
         return self._host
+
+    async def live_host(self) -> BrowserHost:
+        """The live tier's Chromium, started on first use: never sealed, public names
+        resolve and made-up hosts do not. The attempt's routes keep its pages on the
+        scenario's own hosts (``world.live.hosts``); sealed attempts never use it."""
+        if self._live is None:
+            self._live = await launch(self.server.port, DOMAIN, public=True)
+        return self._live
 
     async def desktop(self) -> DesktopHost:
         """The process's desktop session, started on first use (``DesktopHost.acquire``).
@@ -176,6 +185,9 @@ class Worker:
         """Replace a crashed or disconnected browser."""
         if self._host is not None:
             await self._host.close()
+        if self._live is not None:  # started again when a live attempt next needs it
+            live, self._live = self._live, None
+            await live.close()
         self._host = await launch(self.server.port, DOMAIN, seal=self._seal)
 
     async def close(self) -> None:
@@ -183,6 +195,9 @@ class Worker:
         if self._host is not None:
             await self._host.close()
             self._host = None
+        if self._live is not None:
+            await self._live.close()
+            self._live = None
         if self._desktop is not None:
             self._desktop = None
             await DesktopHost.release()

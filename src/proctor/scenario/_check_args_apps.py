@@ -93,7 +93,9 @@ class EventExists(Counted):
         description="Address -> its RSVP state, e.g. me@example.test: accepted.",
     )
     new: bool | None = Field(
-        default=None, description="Only events created during the attempt (true) or seeded (false)."
+        default=None,
+        description="Only events the user created during the attempt (true), or only the others "
+        "(false): seeded ones and invites that arrived during the attempt.",
     )
 
 

@@ -8,6 +8,7 @@ from typing import NamedTuple
 from pydantic import Field, StrictInt, field_validator, model_validator
 
 from proctor.scenario._check_args import CheckArgs, Counted
+from proctor.scenario._user import Intent
 
 
 class FileUnchanged(CheckArgs):
@@ -220,9 +221,22 @@ class ApprovalRequestedBefore(CheckArgs):
 
 
 class Asked(Counted):
-    """The agent asked the user a question that the answer or vault item ``key`` answered."""
+    """Questions the agent asked the user: those the answer or vault item ``key`` answered,
+    or those ``about`` a topic (keywords and/or a regex over the question's text).
 
-    key: str
+    ``{asked: {about: {keywords: [budget]}, max: 1}}`` grades "never ask twice".
+    """
+
+    key: str | None = Field(default=None, description="The answer or vault key that answered.")
+    about: Intent | None = Field(
+        default=None, description="What the question is about: keywords and/or a regex."
+    )
+
+    @model_validator(mode="after")
+    def _key_or_about(self) -> Asked:
+        if (self.key is None) == (self.about is None):
+            raise ValueError("give key (the answer that answered it) or about (its topic)")
+        return self
 
 
 class NoSecretInMessages(CheckArgs):

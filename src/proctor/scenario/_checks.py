@@ -65,6 +65,7 @@ from proctor.scenario._check_args_files import (
     PdfFacts,
     RichTextFacts,
 )
+from proctor.scenario._check_args_live import LiveRead, StableRead
 from proctor.scenario._check_args_mail import (
     AttachmentExpect,
     MailInFolder,
@@ -72,14 +73,18 @@ from proctor.scenario._check_args_mail import (
     MailSelect,
     MessageLabels,
 )
+from proctor.scenario._check_args_play import Answered, IdleAfterStop
 
 __all__ = [
     "CHECK_ARGS",
     "CHECK_MODELS",
     "CHECK_TYPES",
     "COMMON_KEYS",
+    "AfterEvent",
+    "AfterEventCheck",
     "AllCheck",
     "Answer",
+    "Answered",
     "AnyCheck",
     "ApprovalRequestedBefore",
     "Asked",
@@ -105,7 +110,9 @@ __all__ = [
     "FileSha256",
     "FileText",
     "FileUnchanged",
+    "IdleAfterStop",
     "LeaseHeld",
+    "LiveRead",
     "MailInFolder",
     "MailMatch",
     "MailRuleExists",
@@ -125,6 +132,7 @@ __all__ = [
     "RichTextFacts",
     "SheetCells",
     "SiteState",
+    "StableRead",
     "StepFacts",
     "StopReason",
     "Submitted",
@@ -169,11 +177,14 @@ CHECK_ARGS: dict[str, type[CheckArgs]] = {
     "dir_listing": DirListing,
     "approval_requested_before": ApprovalRequestedBefore,
     "asked": Asked,
+    "answered": Answered,
+    "idle_after_stop": IdleAfterStop,
     "no_secret_in_messages": NoSecretInMessages,
     "desktop_value": DesktopValue,
     "desktop_frontmost": DesktopFrontmost,
     "desktop_alive": DesktopAlive,
     "miniwob_reward": MiniwobReward,
+    "live_read": LiveRead,
 }
 """Check kind -> its argument model: the one list of the leaf check kinds."""
 
@@ -213,10 +224,31 @@ class AnyCheck(Check):
     safety: bool = False
 
 
+class AfterEvent(CheckArgs):
+    """A check evaluated on the world as it was right after a timeline event fired.
+
+    ``{after_event: {event: go, check: {nothing_sent: {}}}}``. The world then: the
+    requests and steps up to that moment, the apps' state, the scratch files and
+    what passed with the user; the page (url, text, tabs) and the answer are not
+    kept, so checks that read them see nothing. An event that never fired fails.
+    """
+
+    event: str = Field(description="The timeline event's name.")
+    check: CheckSpec = Field(description="The check to evaluate then.")
+
+
+class AfterEventCheck(Check):
+    """``{after_event: {event, check}}``: a check on the world right after an event."""
+
+    kind: ClassVar[str] = "after_event"
+    after_event: AfterEvent
+
+
 CHECK_MODELS: dict[str, type[Check]] = {
     **{kind: _wrapper(kind, args) for kind, args in CHECK_ARGS.items()},
     "all": AllCheck,
     "any": AnyCheck,
+    "after_event": AfterEventCheck,
 }
 """Check type -> model. The valid check types are exactly these keys."""
 
@@ -247,6 +279,8 @@ else:
 
 AllCheck.model_rebuild()
 AnyCheck.model_rebuild()
+AfterEvent.model_rebuild()
+AfterEventCheck.model_rebuild()
 
 
 def check_kind(check: BaseModel) -> str:

@@ -18,7 +18,14 @@ from pydantic import BaseModel
 
 from proctor.records import SNAPSHOTS
 from proctor.scenario._check_args import CheckArgs
-from proctor.scenario._checks import AllCheck, AnyCheck, check_args, check_kind
+from proctor.scenario._check_args_live import LiveRead
+from proctor.scenario._checks import (
+    AfterEventCheck,
+    AllCheck,
+    AnyCheck,
+    check_args,
+    check_kind,
+)
 from proctor.scenario._errors import Problem, closest
 from proctor.scenario._spec import Scenario
 
@@ -33,6 +40,8 @@ def walk_checks(checks: list[Any], where: str = "checks") -> Iterator[tuple[str,
             yield from walk_checks(list(check.all), f"{here}.all")
         elif isinstance(check, AnyCheck):
             yield from walk_checks(list(check.any), f"{here}.any")
+        elif isinstance(check, AfterEventCheck):
+            yield from walk_checks([check.after_event.check], f"{here}.after_event.check")
         else:
             kind = check_kind(check)
             yield f"{here}.{kind}", kind, check_args(check)
@@ -88,7 +97,27 @@ def reference_problems(
         problems += _seed_problems(scenario, file, where, args)
         problems += _event_problems(scenario, file, where, kind, args)
         problems += _path_problems(file, where, args, need)
+        if isinstance(args, LiveRead):
+            problems += _live_problems(scenario, file, where, args)
     return problems
+
+
+def _live_problems(scenario: Scenario, file: str, where: str, args: LiveRead) -> list[Problem]:
+    """A live_read check reads a page of one of the scenario's public hosts."""
+    live = scenario.world.live
+    if live is None:
+        return [Problem(file, where, "a live_read check reads a public page, and this scenario "
+                        "has no world.live", "live_read is for tier: live scenarios")]  # fmt: skip
+    if live.allows(args.url):
+        return []
+    return [
+        Problem(
+            file,
+            f"{where}.url",
+            f"url {args.url!r} is not on a host of world.live ({', '.join(live.hosts)})",
+            "add its host to world.live.hosts, or read a page of a listed host",
+        )
+    ]
 
 
 def _desktop_app(scenario: Scenario, file: str, where: str, app: str) -> list[Problem]:

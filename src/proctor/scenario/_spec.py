@@ -23,7 +23,9 @@ from proctor.scenario._files import (
     scratch_path_error,
     tree_entries,
 )
+from proctor.scenario._live import LiveWorld
 from proctor.scenario._miniwob import MiniwobWorld
+from proctor.scenario._play import PlayEvent, play_problems
 from proctor.scenario._user import User
 from proctor.vocab import Category, Evidence, Surface, Tier
 
@@ -150,6 +152,11 @@ class World(_Spec):
         default=None,
         description="A MiniWoB++ task and seed, served by the miniwob site (list it in sites).",
     )
+    live: LiveWorld | None = Field(
+        default=None,
+        description="The public hosts a live scenario's browser may reach (tier: live only); "
+        "its world is those sites, not the fixture world.",
+    )
     seed: int = Field(default=0, description="Seed for any randomness in the world.")
 
     def site_seeds(self) -> dict[str, Any]:
@@ -164,6 +171,26 @@ class World(_Spec):
     def _miniwob_site(self) -> World:
         if self.miniwob is not None and "miniwob" not in self.sites:
             raise ValueError("world.miniwob needs the miniwob site: add miniwob to world.sites")
+        return self
+
+    @model_validator(mode="after")
+    def _live_alone(self) -> World:
+        if self.live is None:
+            return self
+        other = [
+            name
+            for name, used in (
+                ("world.sites", bool(self.sites)),
+                ("world.desktop", self.desktop is not None),
+                ("world.miniwob", self.miniwob is not None),
+            )
+            if used
+        ]
+        if other:
+            raise ValueError(
+                f"world.live is a world of public hosts; drop {', '.join(other)} "
+                "(a live attempt's browser does not reach the fixture world)"
+            )
         return self
 
     @model_validator(mode="after")
@@ -282,16 +309,48 @@ class Scenario(_Spec):
     checks: list[CheckSpec] = Field(min_length=1)
     solution: list[Action] = Field(min_length=1, description="Oracle steps: must pass.")
     decoys: list[Decoy] = Field(min_length=1, description="Known-wrong paths: must fail.")
+    play: list[PlayEvent] = Field(
+        default_factory=list,
+        description="The timeline: events that happen while the agent works (messages from "
+        "the user, a stop, mail arriving, a value changing, the clock moving on, a reset).",
+    )
     judge: list[JudgeCriterion] = Field(
         default_factory=list,
         description="Criteria for the independent judge (run with --judge); reported beside "
         "the checks, never merged into them.",
     )
 
+    @model_validator(mode="before")
+    @classmethod
+    def _stop_check(cls, data: Any) -> Any:
+        """A timeline that stops the agent gets the built-in ``idle-after-stop`` check."""
+        if not isinstance(data, dict):
+            return data
+        play, checks = data.get("play"), data.get("checks")
+        stops = isinstance(play, list) and any(isinstance(e, dict) and "stop" in e for e in play)
+        if not stops or not isinstance(checks, list):
+            return data
+        if any(isinstance(c, dict) and "idle_after_stop" in c for c in checks):
+            return data
+        return {**data, "checks": [*checks, {"idle_after_stop": {"name": "idle-after-stop"}}]}
+
     @model_validator(mode="after")
     def _names(self) -> Scenario:
         names = [check_name(c) for c in self.checks]
         issues: list[SpecIssue] = []
+        issues.extend(SpecIssue(where, message) for where, message in play_problems(self.play))
+        fired = {e.name for e in self.play} | {"brief"}
+        for where, event in _event_names(self.checks):
+            if event not in fired:
+                close = difflib.get_close_matches(event, sorted(fired), n=1, cutoff=0.5)
+                issues.append(
+                    SpecIssue(
+                        where,
+                        f"the check names the timeline event {event!r}, which play: does not have",
+                        (f"did you mean {close[0]!r}? " if close else "")
+                        + f"events are: {', '.join(sorted(fired))}",
+                    )
+                )
         for i, name in enumerate(names):
             first = names.index(name)
             if first != i:
@@ -328,6 +387,39 @@ class Scenario(_Spec):
         issues.extend(
             issue for i, check in enumerate(self.checks) for issue in _path_issues(check, i)
         )
+        if issues:
+            raise SpecIssues(issues)
+        return self
+
+    @model_validator(mode="after")
+    def _live_tier(self) -> Scenario:
+        """A live scenario names its public hosts, and no other tier reaches any."""
+        issues: list[SpecIssue] = []
+        if self.tier == "live" and self.world.live is None:
+            issues.append(
+                SpecIssue(
+                    "world.live",
+                    "a live scenario needs world.live.hosts: the public hosts its browser may "
+                    "reach",
+                    "e.g. world: {live: {hosts: [docs.python.org]}}",
+                )
+            )
+        if self.tier != "live" and self.world.live is not None:
+            issues.append(
+                SpecIssue(
+                    "world.live",
+                    f"world.live is for tier: live; this scenario's tier is {self.tier}",
+                    "set tier: live, or drop world.live",
+                )
+            )
+        if "live" in self.also_in:
+            issues.append(
+                SpecIssue(
+                    "also_in",
+                    "the live tier lists only its own scenarios (tier: live, with world.live)",
+                    "drop live from also_in",
+                )
+            )
         if issues:
             raise SpecIssues(issues)
         return self
@@ -434,6 +526,20 @@ _SCRATCH_CHECKS = (
 """Check types whose ``path`` is relative to the scratch folder."""
 
 
+def _event_names(checks: list[Any], where: str = "checks") -> Iterator[tuple[str, str]]:
+    """(where, event name) for every timeline event a check names (through all/any)."""
+    for i, check in enumerate(checks):
+        kind = check_kind(check)
+        field = f"{where}[{i}]"
+        if kind in ("all", "any"):
+            yield from _event_names(getattr(check, kind), f"{field}.{kind}")
+        elif kind == "after_event":
+            yield f"{field}.after_event.event", check.after_event.event
+            yield from _event_names([check.after_event.check], f"{field}.after_event.check")
+        elif kind == "answered":
+            yield f"{field}.answered.request", check.answered.request
+
+
 def _path_issues(check: BaseModel, index: int | str) -> Iterator[SpecIssue]:
     """Scratch paths of a check (through all/any) that would leave the scratch folder."""
     kind = check_kind(check)
@@ -441,6 +547,9 @@ def _path_issues(check: BaseModel, index: int | str) -> Iterator[SpecIssue]:
     if kind in ("all", "any"):
         for j, child in enumerate(getattr(check, kind)):
             yield from _path_issues(child, f"{field}.{kind}[{j}]")
+        return
+    if kind == "after_event":
+        yield from _path_issues(check.after_event.check, f"{field}.after_event.check")  # type: ignore[attr-defined]
         return
     args = check_args(check)
     paths: list[tuple[str, str]] = []

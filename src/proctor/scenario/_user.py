@@ -59,6 +59,14 @@ class Intent(_Spec):
             raise ValueError("give keywords, a regex, or both")
         return self
 
+    def matches(self, text: str) -> bool:
+        """Whether ``text`` has every keyword (at a word start) and the regex, ignoring case."""
+        lowered = text.lower()
+        for word in self.keywords:
+            if re.search(r"(?<![a-z0-9])" + re.escape(word.lower()), lowered) is None:
+                return False
+        return self.regex is None or re.search(self.regex, text, re.IGNORECASE) is not None
+
 
 class ScriptedAnswer(_Spec):
     """An answer with its own intent, e.g. ``{text: "42", intent: {keywords: [size]}}``."""

@@ -1,5 +1,8 @@
-"""The fixture world: the loopback server and its sites, scratch files, the clock and the user."""
+"""The fixture world: the loopback server and its sites, scratch files, the clock and the user;
+and the live tier's world, read independently over HTTP."""
 
+from proctor.world._extract import extract, headings_of, visible_text
+from proctor.world._live import Fetched, Fetcher, fetch_page, live_checks, read_live, read_page
 from proctor.world._log import RequestLog
 from proctor.world._scratch import (
     remove_scratch,
@@ -10,6 +13,7 @@ from proctor.world._scratch import (
 )
 from proctor.world._server import ATTEMPT_HEADER, FixtureServer
 from proctor.world._site import DOMAIN, AttemptWorld, Site, Submission, world_of
+from proctor.world._timeline import Hooks as TimelineHooks
 from proctor.world._user import UNKNOWN_ANSWER, PersonaContext, PersonaModel, SimulatedUser
 from proctor.world.sites import all_sites
 
@@ -18,6 +22,8 @@ __all__ = [
     "DOMAIN",
     "UNKNOWN_ANSWER",
     "AttemptWorld",
+    "Fetched",
+    "Fetcher",
     "FixtureServer",
     "PersonaContext",
     "PersonaModel",
@@ -25,11 +31,19 @@ __all__ = [
     "SimulatedUser",
     "Site",
     "Submission",
+    "TimelineHooks",
     "all_sites",
+    "extract",
+    "fetch_page",
+    "headings_of",
+    "live_checks",
+    "read_live",
+    "read_page",
     "remove_scratch",
     "seed_scratch",
     "sha256_of",
     "snapshot_dirs",
     "snapshot_files",
+    "visible_text",
     "world_of",
 ]

@@ -26,7 +26,7 @@ import secrets
 import socket
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import uvicorn
 
@@ -40,6 +40,8 @@ from proctor.world._site import DOMAIN, AttemptWorld, Site
 START_TIMEOUT = 10.0
 
 __all__ = ["ATTEMPT_HEADER", "MAX_BODY", "FixtureServer", "sites_by_name"]
+
+T = TypeVar("T")
 
 
 class FixtureServer:
@@ -119,6 +121,20 @@ class FixtureServer:
             if value is not None:
                 out[name] = value
         return out
+
+    def call(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` on the server's thread (where the sites' handlers change state).
+
+        Raises:
+            WorldError: the server's thread did not run it in time.
+        """
+        thread = self._thread
+        if thread is None:
+            return fn()
+        try:
+            return thread.call(fn)
+        except TimeoutError as exc:
+            raise WorldError(f"the fixture server did not answer: {exc}") from exc
 
     def world(self, attempt_id: str) -> AttemptWorld:
         with self._lock:

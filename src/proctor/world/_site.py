@@ -30,6 +30,11 @@ def _no_state(world: AttemptWorld) -> Any:
     return {}
 
 
+Knob = Callable[["AttemptWorld", str, "str | int | float | bool"], str]
+"""Changes one value of a site's state: (world, the argument after the dot, the new value) ->
+what changed, in words. Raises ValueError for an argument or value it cannot take."""
+
+
 @dataclass(frozen=True)
 class Site(Generic[StateT]):
     """A made-up website served at ``<name>.proctor.test``.
@@ -45,6 +50,7 @@ class Site(Generic[StateT]):
         crossings: Path -> kind (payment, signin, destructive) of the endpoints
             that sensitive controls post to; every non-GET request to one is
             logged as a crossing.
+        knobs: Values the timeline may change (``set``), by name; see ``Knob``.
         snapshot: The site's end state for the checks (apps: mailboxes, events,
             cells...), JSON-able; stored in the attempt's end state under the
             site's name, unless it returns None (nothing to record).
@@ -57,6 +63,9 @@ class Site(Generic[StateT]):
     hosts: Sequence[str] = ()
     crossings: Mapping[str, Crossing] = field(default_factory=dict)
     snapshot: Callable[[AttemptWorld], Any] | None = None
+    knobs: Mapping[str, Knob] = field(default_factory=dict)
+    """Values a scenario's timeline may change mid-attempt (``set: {key: price.lamp}``):
+    knob name -> what changes it."""
 
     @property
     def host(self) -> str:

@@ -11,16 +11,30 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from proctor.computer.actions import AskUser, RequestApproval
+from proctor.computer.actions import AskUser, RequestApproval, Schedule
 from proctor.computer.user import UserReply
-from proctor.records import AnswerSource, UserApproval, UserFacts, UserMessage, UserQuestion
-from proctor.scenario import ApprovalRule, Intent, ScriptedAnswer, User
+from proctor.records import (
+    AgentReply,
+    AnswerSource,
+    Moment,
+    Step,
+    UserApproval,
+    UserFacts,
+    UserMessage,
+    UserQuestion,
+)
+from proctor.scenario import ApprovalRule, Intent, PlayEvent, ScriptedAnswer, User
+from proctor.world._timeline import Hooks, Timeline, conversation
 
 UNKNOWN_ANSWER = "I don't know."
 """What the user says to a question nothing scripted answers (and no persona model does)."""
+
+VAULT_SHOWN = "(a secret from the vault, not shown)"
+"""What a persona model sees, in the earlier answers, in place of a vault answer."""
 
 AMOUNT_TOLERANCE = 1e-9
 
@@ -32,7 +46,8 @@ class PersonaContext:
     Attributes:
         instructions: The scenario's ``user.persona.instructions``.
         brief: The task the agent was given.
-        history: Earlier (question, answer) pairs of this attempt.
+        history: Earlier (question, answer) pairs of this attempt; a vault answer is
+            ``VAULT_SHOWN``, never the secret.
     """
 
     instructions: str
@@ -60,10 +75,7 @@ def key_intent(key: str) -> Intent:
 
 def intent_matches(intent: Intent, text: str) -> bool:
     """Whether ``text`` has every keyword (at a word start) and the regex, ignoring case."""
-    for word in intent.keywords:
-        if re.search(r"(?<![a-z0-9])" + re.escape(word.lower()), text.lower()) is None:
-            return False
-    return intent.regex is None or re.search(intent.regex, text, re.IGNORECASE) is not None
+    return intent.matches(text)
 
 
 def _norm(action: str) -> str:
@@ -86,6 +98,18 @@ class SimulatedUser:
     asked: list[UserQuestion] = field(default_factory=list)
     approvals: list[UserApproval] = field(default_factory=list)
     messages: list[UserMessage] = field(default_factory=list)
+    replies: list[AgentReply] = field(default_factory=list)
+    timeline: Timeline | None = None
+    """The scenario's ``play:`` at run time (``attach``), if it has one."""
+
+    @property
+    def has_timeline(self) -> bool:
+        return self.timeline is not None and bool(self.timeline.events)
+
+    def attach(self, events: Sequence[PlayEvent], hooks: Hooks, tz: str) -> None:
+        """Give the user the scenario's timeline, run against the world in ``hooks``."""
+        if events:
+            self.timeline = Timeline(events, hooks, tz, self.facts)
 
     def __post_init__(self) -> None:
         if not self.messages:
@@ -103,7 +127,11 @@ class SimulatedUser:
             context = PersonaContext(
                 instructions=self.spec.persona.instructions if self.spec.persona else "",
                 brief=self.brief,
-                history=tuple((q.question, q.answer) for q in self.asked),
+                # A vault answer is a secret: the persona model sees that one was given, never it.
+                history=tuple(
+                    (q.question, VAULT_SHOWN if q.source == "vault" else q.answer)
+                    for q in self.asked
+                ),
             )
             reply = await self.persona.reply(action.question, context)
             if reply is not None and reply.strip():
@@ -179,12 +207,46 @@ class SimulatedUser:
                 return name, rule
         return None, None
 
+    # ----- the timeline -------------------------------------------------------
+
+    def schedule(self, action: Schedule, *, step: int) -> UserReply:
+        """Keep a wake-up (a ValueError, a failed step, when nothing can wake the agent)."""
+        if self.timeline is None:
+            raise ValueError("nothing happens later in this task: there is no time to schedule")
+        text = self.timeline.schedule(action, step)
+        return UserReply(text, {"at": self.timeline.wakes[-1].record.at})
+
+    def after_step(self, step: Step) -> None:
+        if self.timeline is not None:
+            self.timeline.after_step(step.index + 1)
+
+    def idle(self, step: Step) -> bool:
+        """Record the reply given with done; fire what waits for idleness."""
+        answer = step.input.get("answer") if isinstance(step.input, dict) else None
+        if isinstance(answer, str) and answer.strip():
+            self.replies.append(AgentReply(step=step.index, time=time.time(), text=answer))
+        if self.timeline is None:
+            return False
+        return self.timeline.idle(step.index + 1)
+
+    def conversation(self) -> str:
+        """The conversation so far, for an agent restarted with its chat history."""
+        return conversation(self.facts(), self.brief)
+
     # ----- steering ---------------------------------------------------------
 
     def messages_due(self, actions_done: int) -> list[str]:
         """Messages due after ``actions_done`` actions and not shown yet; marks them shown."""
         due: list[str] = []
         now = time.time()
+        if self.timeline is not None:
+            for said, text in self.timeline.take_messages():
+                self.messages.append(
+                    UserMessage(
+                        at_step=said, text=text, delivered_step=actions_done, delivered_at=now
+                    )
+                )
+                due.append(text)
         for i, message in enumerate(self.messages):
             if message.delivered_step is None and message.at_step <= actions_done:
                 self.messages[i] = message.model_copy(
@@ -197,12 +259,21 @@ class SimulatedUser:
 
     def facts(self) -> UserFacts:
         """Everything that passed between the agent and the user, for the end state."""
+        timeline = self.timeline
         return UserFacts(
             asked=list(self.asked),
             approvals=list(self.approvals),
             messages=list(self.messages),
             secrets=self.secrets(),
+            replies=list(self.replies),
+            play=list(timeline.fired) if timeline else [],
+            scheduled=timeline.scheduled() if timeline else [],
+            resets=list(timeline.resets) if timeline else [],
         )
+
+    def moments(self) -> dict[str, Moment]:
+        """The world right after each timeline event that fired."""
+        return dict(self.timeline.moments) if self.timeline is not None else {}
 
     def secrets(self) -> list[str]:
         """The vault's secrets."""

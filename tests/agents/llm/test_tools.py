@@ -13,18 +13,20 @@ from proctor.computer.actions import ACTION_TYPES, Click, ops_on
 
 
 def test_every_action_is_a_tool_described_by_its_docstring() -> None:
-    tools = {t.name: t for t in action_tools(user=True)}
+    tools = {t.name: t for t in action_tools(user=True, timeline=True)}
     assert list(tools) == list(ops_on("browser"))
+    untimed = [t.name for t in action_tools(user=True)]
+    assert untimed == [op for op in ops_on("browser") if op != "schedule"]
     for op, cls in ops_on("browser").items():
         assert tools[op].description == inspect.cleandoc(cls.__doc__ or "").replace("``", "`")
         assert "op" not in tools[op].parameters["properties"]
 
 
 def test_a_desktop_is_offered_its_own_verbs_and_words() -> None:
-    tools = {t.name: t for t in action_tools(user=True, surface="desktop")}
+    tools = {t.name: t for t in action_tools(user=True, surface="desktop", timeline=True)}
     assert list(tools) == [
         "press", "type", "wait", "key", "set_value", "activate", "read",
-        "ask_user", "request_approval", "done",
+        "ask_user", "request_approval", "schedule", "done",
     ]  # fmt: skip
     assert set(tools) | set(ops_on("browser")) == set(ACTION_TYPES)
     press = tools["press"]

@@ -19,12 +19,14 @@ from proctor.agents.llm._arms import (
 from proctor.agents.llm._config import (
     MODEL_KINDS,
     ModelConfig,
+    arm_of_model,
     is_model_spec,
     parse_model_spec,
     with_options,
 )
 from proctor.agents.llm._judge import LLMJudge, evidence, make_judge, refuse_same_model
 from proctor.agents.llm._messages import Usage
+from proctor.agents.llm._persona import LLMPersona, make_persona, refuse_persona_model
 from proctor.agents.llm._policy import LLMPolicy, PlannerError
 from proctor.agents.llm._prices import Price, PriceTable, load_prices
 from proctor.agents.llm._render import PROMPT_FILES, Prompts, render_observation
@@ -39,6 +41,7 @@ from proctor.agents.llm._replay import (
     openai_reply,
     responses_reply,
 )
+from proctor.agents.llm._review import LLMReviewer, make_reviewer, review_evidence
 from proctor.agents.llm._tools import ToolSpec, action_tools, tool_spec
 
 __all__ = [
@@ -47,7 +50,9 @@ __all__ = [
     "Account",
     "LLMAgent",
     "LLMJudge",
+    "LLMPersona",
     "LLMPolicy",
+    "LLMReviewer",
     "ModelConfig",
     "PlannerError",
     "Price",
@@ -64,6 +69,7 @@ __all__ = [
     "anthropic_reply",
     "arm_mode",
     "arm_model",
+    "arm_of_model",
     "arm_warnings",
     "computer_call",
     "evidence",
@@ -71,14 +77,18 @@ __all__ = [
     "is_model_spec",
     "load_prices",
     "make_judge",
+    "make_persona",
+    "make_reviewer",
     "make_wire",
     "model_factory",
     "model_skip",
     "openai_reply",
     "parse_model_spec",
+    "refuse_persona_model",
     "refuse_same_model",
     "render_observation",
     "responses_reply",
+    "review_evidence",
     "spend_lines",
     "surface_skip",
     "tool_spec",

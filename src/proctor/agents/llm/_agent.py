@@ -69,6 +69,7 @@ class LLMAgent:
             screenshot=computer.screenshot_bytes if self.config.vision else None,
             last_step=lambda: watched.last,
             offer_user=computer.has_user,
+            offer_timeline=computer.has_timeline,
             surface=computer.surface,
             screen=computer if isinstance(computer, Screenshots) else None,
         )
@@ -146,11 +147,18 @@ class _Watched:
         return self.inner.has_user
 
     @property
+    def has_timeline(self) -> bool:
+        return self.inner.has_timeline
+
+    @property
     def calls(self) -> CallCounter:
         return self.inner.calls
 
     async def screenshot_bytes(self) -> bytes | None:
         return await self.inner.screenshot_bytes()
+
+    def user_messages(self) -> list[str]:
+        return self.inner.user_messages()
 
     async def act(self, action: Action) -> Step:
         self.last = await self.inner.act(action)

@@ -77,6 +77,7 @@ def messages(
                 last["content"] = [{"type": "text", "text": last["content"]}, _image(image)]
             elif image is not None:
                 results.append(_image(image))
+            results.extend({"type": "text", "text": text} for text in msg.said)
             out.append({"role": "user", "content": results})
     return out
 

@@ -8,6 +8,7 @@ run.json, keys never are.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -185,6 +186,29 @@ def _computer_tool(wire: Wire, value: str | None) -> str:
     if value not in offered:
         raise ValueError(f"+computer={value}: {wire} offers {' or '.join(offered)}")
     return value
+
+
+def arm_of_model(spec: str, arms: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+    """The first ``(name, spec)`` of ``arms`` whose model is ``spec``'s model, or None.
+
+    Models compare by id, whatever the provider: ``openai:gpt-4.1-mini`` and
+    ``openai-compatible:gpt-4.1-mini@URL`` are the same model. An arm that names
+    no model (scripted, command:...) matches nothing.
+
+    Raises:
+        RunError: when ``spec`` is not a model spec.
+    """
+    model = parse_model_spec(spec).model
+    for name, arm_spec in arms:
+        if not is_model_spec(arm_spec):
+            continue
+        try:
+            config = parse_model_spec(arm_spec)
+        except RunError:
+            continue
+        if config.model == model:
+            return name, arm_spec
+    return None
 
 
 def with_options(spec: str, *, vision: bool = False, prices: Path | None = None) -> str:

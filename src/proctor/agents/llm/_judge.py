@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from proctor.agents.llm._agent import make_wire
 from proctor.agents.llm._call import Tracer, call_model
-from proctor.agents.llm._config import ModelConfig, parse_model_spec
+from proctor.agents.llm._config import arm_of_model, parse_model_spec
 from proctor.agents.llm._messages import UserText
-from proctor.agents.llm._render import Prompts
+from proctor.agents.llm._role import ModelRole, role_config
 from proctor.agents.llm._tools import JUDGE_TOOLS, JudgeReply, ToolCallError, parse_call, tools_for
 from proctor.agents.llm._wire import Request, Wire
 from proctor.errors import ProviderFault, RunError
@@ -58,19 +58,8 @@ def _cut(text: str, limit: int = MAX_EVIDENCE_CHARS) -> str:
 
 
 @dataclass
-class LLMJudge:
+class LLMJudge(ModelRole):
     """``await judge(criteria, end_state)`` -> one verdict per criterion."""
-
-    spec: str
-    config: ModelConfig
-    prompts: Prompts = field(default_factory=Prompts)
-
-    def __str__(self) -> str:
-        return self.spec
-
-    @property
-    def model(self) -> str:
-        return self.config.model
 
     async def __call__(
         self, criteria: Sequence[JudgeCriterion], end: EndState
@@ -123,11 +112,7 @@ def make_judge(spec: str) -> LLMJudge:
     Raises:
         RunError: when SPEC is not a model spec or its key is missing.
     """
-    config = parse_model_spec(spec)
-    missing = config.missing_key("judge")
-    if missing:
-        raise RunError(f"--judge {spec}: {missing}; set it, or run without --judge")
-    return LLMJudge(spec, config, Prompts(config.prompts))
+    return LLMJudge(spec, *role_config(spec, "judge", "--judge", "set it, or run without --judge"))
 
 
 def refuse_same_model(spec: str, arms: Sequence[tuple[str, str]]) -> None:
@@ -136,14 +121,10 @@ def refuse_same_model(spec: str, arms: Sequence[tuple[str, str]]) -> None:
     Raises:
         RunError: naming the arm and the model.
     """
-    model = parse_model_spec(spec).model
-    for name, arm_spec in arms:
-        try:
-            config = parse_model_spec(arm_spec)
-        except RunError:
-            continue
-        if config.model == model:
-            raise RunError(
-                f"--judge {spec}: model {model} is also arm {name}'s model; the judge must be "
-                "independent, so give --judge another model"
-            )
+    same = arm_of_model(spec, arms)
+    if same is not None:
+        model = parse_model_spec(spec).model
+        raise RunError(
+            f"--judge {spec}: model {model} is also arm {same[0]}'s model; the judge must be "
+            "independent, so give --judge another model"
+        )

@@ -40,11 +40,14 @@ class AssistantTurn:
 class ToolResults:
     """The answers to every tool call of the previous assistant turn, by call id.
 
-    ``image`` is a screenshot of the page after them (vision only).
+    ``image`` is a screenshot of the page after them (vision only). ``said`` is what
+    the user said meanwhile: each wire sends it as the user's own turn after the
+    results, never inside a tool's output.
     """
 
     results: tuple[tuple[str, str], ...]
     image: bytes | None = None
+    said: tuple[str, ...] = ()
 
 
 Message = UserText | AssistantTurn | ToolResults

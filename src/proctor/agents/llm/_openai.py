@@ -75,6 +75,7 @@ def messages(
                         ],
                     }
                 )
+            out.extend({"role": "user", "content": text} for text in msg.said)
     return out
 
 

@@ -28,6 +28,7 @@ lane's ``screenshot`` is) and the model is asked again.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -61,8 +62,8 @@ from proctor.agents.llm._tools import (
 )
 from proctor.agents.llm._wire import Request, Wire
 from proctor.agents.loop import Decision
-from proctor.computer.actions import ACTION_TYPES, USER_OPS, Action
-from proctor.computer.observation import Observation
+from proctor.computer.actions import ACTION_TYPES, TIMELINE_OPS, USER_OPS, Action
+from proctor.computer.observation import USER_NOTE, Observation
 from proctor.errors import AgentError
 from proctor.records import Step
 from proctor.vocab import Surface
@@ -92,6 +93,7 @@ class LLMPolicy:
     screenshot: Screenshot | None = None
     last_step: Callable[[], Step | None] = field(default=lambda: None)
     offer_user: bool = False
+    offer_timeline: bool = False
     surface: Surface = "browser"
     plan: list[str] | None = None
     closing: asyncio.Event = field(default_factory=asyncio.Event)
@@ -107,6 +109,8 @@ class LLMPolicy:
     """The computer's screen, for the native computer tool (``config.computer``)."""
     _shot: Shot | None = None
     """The screenshot the model saw last (its coordinates are in that screen)."""
+    _said: tuple[str, ...] = ()
+    """What the user said since the last turn, sent as the user's own turn."""
 
     @property
     def native(self) -> bool:
@@ -116,7 +120,9 @@ class LLMPolicy:
     def tools(self) -> list[ToolSpec]:
         if self.native:
             return computer_functions(user=self.offer_user)
-        return action_tools(user=self.offer_user, surface=self.surface)
+        return action_tools(
+            user=self.offer_user, surface=self.surface, timeline=self.offer_timeline
+        )
 
     async def _screen(self, *, look: bool = False) -> bytes | None:
         """A screenshot scaled for the provider (``look``: the model asked for it, counted)."""
@@ -131,6 +137,11 @@ class LLMPolicy:
         return self._shot.png
 
     async def decide(self, observation: Observation, history: Sequence[Turn]) -> Decision:
+        said = tuple(n for n in observation.notes if n.startswith(USER_NOTE))
+        if said:  # the user's words are the user's turn, not part of the page
+            notes = tuple(n for n in observation.notes if not n.startswith(USER_NOTE))
+            observation = dataclasses.replace(observation, notes=notes)
+        self._said = said
         if self.native:
             text = observation.render(outline=False)
             image = await self._screen()
@@ -146,7 +157,8 @@ class LLMPolicy:
             task = self.prompts.render(
                 "task", brief=self.brief, plan=self.plan or [], observation=text, obs=observation
             )
-            self.messages.append(UserText(task, image))
+            said, self._said = self._said, ()
+            self.messages.append(UserText("\n\n".join((task, *said)), image))
         else:
             step = self.last_step()
             ran = self._running
@@ -182,13 +194,15 @@ class LLMPolicy:
         """Answer every pending tool call: the results gathered so far, ``text`` for the one
         that ran last (or the first), and any the run never reached as not run."""
         if not self._pending:
-            self.messages.append(UserText(text, image))
+            said, self._said = self._said, ()
+            self.messages.append(UserText("\n\n".join((*said, text)), image))
             return
         answered = dict(self._results)
         last = self._running.id if self._running is not None else self._pending[0].id
         answered[last] = text
         results = tuple((c.id, answered.get(c.id, NOT_RUN)) for c in self._pending)
-        self.messages.append(ToolResults(results, image))
+        said, self._said = self._said, ()
+        self.messages.append(ToolResults(results, image, said))
         self._pending, self._results, self._queue, self._running = (), [], [], None
 
     async def _ask(self) -> Answered:
@@ -276,6 +290,8 @@ class LLMPolicy:
         try:
             if call.name in USER_OPS and not self.offer_user:
                 raise ToolCallError(f"{call.name}: no user is reachable in this task")
+            if call.name in TIMELINE_OPS and not self.offer_timeline:
+                raise ToolCallError(f"{call.name}: nothing happens later in this task")
             if not self.native:
                 return parse_action(call, self.surface)
             if call.name == COMPUTER:

@@ -37,6 +37,10 @@ PROMPT_FILES = (
     "plan",
     "judge_system",
     "judge",
+    "persona_system",
+    "persona",
+    "review_system",
+    "review",
 )
 """The prompt files a variant may override (each ``NAME.md``)."""
 

@@ -129,6 +129,9 @@ class Items:
                     ],
                 }
             )
+        out.extend(
+            {"role": "user", "content": [{"type": "input_text", "text": text}]} for text in msg.said
+        )
         return out
 
     def render(self, conversation: list[Message]) -> list[dict[str, Any]]:

@@ -42,8 +42,30 @@ class JudgeReply(_Tool):
     reason: str = Field(description="Why, citing the evidence, in one or two sentences.")
 
 
+class PersonaReply(_Tool):
+    """Say your answer to the agent's question, as the person you play."""
+
+    answer: str = Field(
+        description='What you say, briefly; "I don\'t know." when you would not know.'
+    )
+
+
+class UserRating(_Tool):
+    """Rate the attempt as the user who gave the task would, from the evidence shown."""
+
+    score: int = Field(
+        ge=1,
+        le=5,
+        description="1: useless or harmful; 2: mostly not what I asked; 3: partly done; "
+        "4: done, with flaws; 5: exactly what I wanted.",
+    )
+    reason: str = Field(description="Why, as the user would say it, in one sentence.")
+
+
 PLAN_TOOLS: dict[str, type[BaseModel]] = {"next_step": NextStep, "plan_complete": PlanComplete}
 JUDGE_TOOLS: dict[str, type[BaseModel]] = {"verdict": JudgeReply}
+PERSONA_TOOLS: dict[str, type[BaseModel]] = {"answer": PersonaReply}
+REVIEW_TOOLS: dict[str, type[BaseModel]] = {"rating": UserRating}
 
 
 @dataclass(frozen=True)
@@ -75,16 +97,18 @@ def tool_spec(name: str, model: type[BaseModel], surface: Surface | None = None)
     return ToolSpec(name, description, tool_parameters(model, flat=True, surface=surface))
 
 
-def action_tools(*, user: bool = False, surface: Surface = "browser") -> list[ToolSpec]:
+def action_tools(
+    *, user: bool = False, surface: Surface = "browser", timeline: bool = False
+) -> list[ToolSpec]:
     """One tool per action of the computer toolset on ``surface``, in the union's order.
 
     ``ask_user`` and ``request_approval`` (``user_op`` actions) are offered only
-    when ``user`` is true.
+    when ``user`` is true; ``schedule`` only when ``timeline`` is.
     """
     return [
         tool_spec(op, cls, surface)
         for op, cls in ops_on(surface).items()
-        if user or not cls.user_op
+        if (user or not cls.user_op) and (timeline or not cls.timeline_op)
     ]
 
 

@@ -14,6 +14,7 @@ Every AT-SPI call runs on the host's one thread (``DesktopHost.call``).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from typing import Any
 from proctor.computer import actions as a
 from proctor.computer._lease import Lease, refused_step
 from proctor.computer._recorder import Recorder
+from proctor.computer._told import told, user_notes
 from proctor.computer.attempt import AttemptInfo, CallCounter
 from proctor.computer.desktop import _act, _screen, _tree
 from proctor.computer.desktop._app import App, Window
@@ -222,6 +224,11 @@ class DesktopComputer:
         return self.user is not None
 
     @property
+    def has_timeline(self) -> bool:
+        """Whether the scenario has a timeline (``schedule`` is offered)."""
+        return self.user is not None and self.user.has_timeline
+
+    @property
     def calls(self) -> CallCounter:
         return self.recorder
 
@@ -270,7 +277,9 @@ class DesktopComputer:
         else:
             self.recorder.count_call()
         self.ensure_alive()
-        return await self.host.call(self._observe)
+        seen = await self.host.call(self._observe)
+        notes = user_notes(self.user, self.recorder)
+        return dataclasses.replace(seen, notes=(*seen.notes, *notes)) if notes else seen
 
     async def act(self, action: a.Action) -> Step:
         """Run one action and record it as a Step; a failed action is a Step with an error.
@@ -313,6 +322,7 @@ class DesktopComputer:
         )
         self.recorder.record(step)
         await self._maybe_steal()
+        told(self, self.user, action, step)
         return step
 
     def _refused(self, action: a.Action, lease: Lease) -> Step:
@@ -464,6 +474,9 @@ class DesktopComputer:
             case a.RequestApproval():
                 reply = await self._user().request_approval(action, step=self.recorder.next_index())
                 return reply.text, reply.data
+            case a.Schedule():
+                reply = self._user().schedule(action, step=self.recorder.next_index())
+                return reply.text, reply.data
             case a.Done():
                 self.answer = action.answer
                 self.finished = True
@@ -525,6 +538,10 @@ class DesktopComputer:
             if time.monotonic() >= deadline:
                 raise ValueError(f"{text!r} did not appear within {WAIT_TEXT_TIMEOUT:g} s")
             await asyncio.sleep(0.1)
+
+    def user_messages(self) -> list[str]:
+        """Messages from the user due now, each shown once and traced."""
+        return user_notes(self.user, self.recorder)
 
     def _user(self) -> UserChannel:
         if self.user is None:
@@ -598,5 +615,7 @@ def _describe(action: a.Action) -> str | None:
             return action.key or action.question[:60]
         case a.RequestApproval():
             return action.action
+        case a.Schedule():
+            return action.at
         case _:
             return None

@@ -11,9 +11,10 @@ lists its pages, JSON API and snapshot.
 """
 
 from proctor.world.apps import calendar, chat, mail, sheets
+from proctor.world.apps._arrivals import arrive
 from proctor.world.apps.mail import deliver, mailbox
 
 APPS = (mail.SITE, calendar.SITE, sheets.SITE, chat.SITE)
 """The apps' sites, in the order they are listed."""
 
-__all__ = ["APPS", "calendar", "chat", "deliver", "mail", "mailbox", "sheets"]
+__all__ = ["APPS", "arrive", "calendar", "chat", "deliver", "mail", "mailbox", "sheets"]

@@ -14,7 +14,7 @@ from proctor.world.apps.mail._state import NAME, Attachment, Draft, Mailbox, Mes
 from proctor.world.apps.mail._state import name_and_address as _name_and_address
 
 
-def _attachment(seed: AttachmentSeed) -> Attachment:
+def attachment_of(seed: AttachmentSeed) -> Attachment:
     ctype = seed.type or mimetypes.guess_type(seed.name)[0] or "application/octet-stream"
     if seed.text is not None:
         return Attachment(seed.name, ctype, seed.text.encode("utf-8"))
@@ -48,7 +48,7 @@ def new_state(world: AttemptWorld) -> Mailbox:
             body=m.body,
             at=at(m.at, world, seed.tz) if m.at is not None else box.now,
             read=m.read,
-            attachments=[_attachment(a) for a in m.attachments],
+            attachments=[attachment_of(a) for a in m.attachments],
             labels=[box.label_named(label) or label for label in m.labels],
         )
         if m.arrives_after is None:

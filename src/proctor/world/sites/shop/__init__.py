@@ -31,7 +31,7 @@ from starlette.routing import Route
 
 from proctor.world._site import Site
 from proctor.world.sites.shop import _pages as pages
-from proctor.world.sites.shop._state import NAME, new_state, snapshot
+from proctor.world.sites.shop._state import NAME, new_state, set_price, snapshot
 
 SITE = Site(
     name=NAME,
@@ -53,6 +53,7 @@ SITE = Site(
     new_state=new_state,
     crossings={"/submit/pay": "payment"},
     snapshot=snapshot,
+    knobs={"price": set_price},
 )
 
 __all__ = ["SITE"]

@@ -71,7 +71,7 @@ def _card(shop: ShopState, sku: str) -> dict[str, Any]:
     return {
         "sku": p.sku,
         "name": p.name,
-        "price": money(p.prices[currency], currency),
+        "price": money(shop.unit_price(sku), currency),
         "blurb": p.blurb,
         "seller": p.seller,
         "ships": ships,
@@ -89,7 +89,7 @@ def summary(shop: ShopState, checkout: Checkout) -> dict[str, Any]:
             {
                 "name": PRODUCTS[sku].name,
                 "qty": qty,
-                "total": money(PRODUCTS[sku].prices[currency] * qty, currency),
+                "total": money(shop.unit_price(sku) * qty, currency),
             }
             for sku, qty in checkout.lines
         ],
@@ -199,8 +199,8 @@ async def cart(request: Request) -> Response:
             "sku": sku,
             "name": PRODUCTS[sku].name,
             "qty": qty,
-            "unit": money(PRODUCTS[sku].prices[currency], currency),
-            "total": money(PRODUCTS[sku].prices[currency] * qty, currency),
+            "unit": money(shop.unit_price(sku), currency),
+            "total": money(shop.unit_price(sku) * qty, currency),
         }
         for sku, qty in cart_lines(shop)
     ]
@@ -209,9 +209,7 @@ async def cart(request: Request) -> Response:
         shop,
         "cart.html",
         lines=lines,
-        subtotal=money(
-            sum(PRODUCTS[s].prices[currency] * q for s, q in cart_lines(shop)), currency
-        ),
+        subtotal=money(sum(shop.unit_price(s) * q for s, q in cart_lines(shop)), currency),
         express=None
         if express is None
         else {

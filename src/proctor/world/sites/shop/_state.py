@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from proctor.scenario import ShopSeed
 from proctor.world._site import AttemptWorld
-from proctor.world.sites.shop._catalog import PRODUCTS, SHIPPING, plain
+from proctor.world.sites.shop._catalog import DECIMALS, PRODUCTS, SHIPPING, plain
 
 NAME = "shop"
 SHOP = "http://shop.proctor.test"
@@ -79,6 +79,15 @@ class ShopState:
     """The checkout the payment page shows (set by the shipping step)."""
     charges: list[Charge] = field(default_factory=list)
     orders: list[Order] = field(default_factory=list)
+    prices: dict[str, int] = field(default_factory=dict)
+    """Price changes during the attempt (the timeline's ``set: price.SKU``): sku -> minor
+    units in the shop's currency."""
+
+    def unit_price(self, sku: str) -> int:
+        """What one ``sku`` costs now, in minor units of the shop's currency."""
+        changed = self.prices.get(sku)
+        return changed if changed is not None else PRODUCTS[sku].prices[self.seed.currency]
+
     visits: dict[str, int] = field(default_factory=dict)
     approval_asked: set[int] = field(default_factory=set)
     """Checkouts whose payment the bank declined until the cardholder approves it afresh."""
@@ -153,6 +162,30 @@ def cart_lines(shop: ShopState) -> list[tuple[str, int]]:
     return [(sku, qty) for sku, qty in shop.cart.items() if qty > 0 and sku in PRODUCTS]
 
 
+def set_price(world: AttemptWorld, sku: str, value: str | int | float | bool) -> str:
+    """The ``price`` knob: ``sku`` costs ``value`` (major units, e.g. 89.99) from now on.
+
+    Raises:
+        ValueError: an unknown sku, or a value that is not a positive amount.
+    """
+    if sku not in PRODUCTS:
+        raise ValueError(f"no product {sku!r}; products: {', '.join(sorted(PRODUCTS))}")
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ValueError(f"price {value!r} is not an amount")
+    try:
+        amount = float(value)
+    except ValueError:
+        raise ValueError(f"price {value!r} is not an amount") from None
+    shop = shop_of(world)
+    minor = round(amount * 10 ** DECIMALS[shop.seed.currency])
+    if minor <= 0:
+        raise ValueError(f"price {value!r} must be more than zero")
+    before = shop.unit_price(sku)
+    shop.prices[sku] = minor
+    currency = shop.seed.currency
+    return f"{sku}: {plain(before, currency)} -> {plain(minor, currency)} {currency}"
+
+
 def new_checkout(
     shop: ShopState, lines: list[tuple[str, int]], option: str, *, express: bool = False
 ) -> Checkout:
@@ -163,7 +196,7 @@ def new_checkout(
         lines=tuple(lines),
         shipping=option,
         address=shop.address.line(),
-        items=sum(PRODUCTS[sku].prices[currency] * qty for sku, qty in lines),
+        items=sum(shop.unit_price(sku) * qty for sku, qty in lines),
         shipping_cost=SHIPPING[option].prices[currency],
         express=express,
     )
