@@ -282,9 +282,12 @@ class Listening:
 
     actions: list[Action]
     seen: list[tuple[str, ...]] = field(default_factory=list)
+    pages: list[str] = field(default_factory=list)
+    """The snapshot of every observation it decided on (index: actions taken)."""
 
     async def decide(self, observation: Observation, history: Sequence[Any]) -> Decision:
         self.seen.append(observation.notes)
+        self.pages.append(observation.snapshot)
         if not self.actions:
             return Decision(None, "out of actions")
         return Decision(self.actions.pop(0))
@@ -292,19 +295,32 @@ class Listening:
 
 LOOP = """
 id: timeline-loop
-title: The reference loop hears the user
+title: The reference loop hears the user through every event kind
 tier: local
 category: regression
-limits: {seconds: 60, tool_calls: 30, steps: 20}
+limits: {seconds: 90, tool_calls: 40, steps: 30}
 brief: Wait for the user.
 world:
-  sites: [forms]
+  sites: [forms, shop, mail]
   browser: {start: "{site.forms}/contact"}
+  apps:
+    mail: {address: me@example.test}
 play:
   - {name: ping, after_actions: 1, say: "are you there?"}
+  - name: note-in
+    after_actions: 1
+    deliver: {mail: {from: "Ana <ana@example.test>", subject: A note}}
+  - {name: halt, after_actions: 2, stop: "hold on"}
+  - {name: go, on_idle: true, say: "go on"}
+  - {name: cheaper, on_idle: true, set: {site: shop, key: price.MS-2, value: 9.5}}
   - {name: later, on_idle: true, advance: {hours: 2}}
+  - {name: restart, after_actions: 6, reset_agent: {keep_conversation: false}}
 checks:
   - answered: {name: replied, request: ping, contains: ["yes"]}
+  - after_event:
+      name: note-seen-later
+      event: go
+      check: {requested: {path: /p/MS-2, count: 0}}
 solution:
   - {op: done, answer: "yes"}
 decoys:
@@ -314,22 +330,48 @@ decoys:
 """
 
 
-async def test_the_reference_loop_hears_the_user_and_is_woken_after_done(
+async def test_the_reference_loop_hears_the_user_through_every_event_kind(
     worker: Worker, tmp_path: Path
 ) -> None:
     loaded = scenario(tmp_path, LOOP, "timeline-loop")
     policy = Listening(
         [
-            Navigate(url="http://forms.proctor.test/contact"),
+            Navigate(url="http://mail.proctor.test/"),
             Schedule(at="+1h", note="check again"),
-            Done(answer="yes, here"),
+            Done(answer="yes, stopping"),
+            Navigate(url="http://shop.proctor.test/p/MS-2"),
             Done(answer="checked"),
+            Navigate(url="http://shop.proctor.test/p/MS-2"),
+            Navigate(url="http://mail.proctor.test/"),
+            Done(answer="done"),
         ]
     )
-    arm = Arm("listening", "listening", lambda s: ReferenceLoop(policy, label="listening"))
+    made: list[ReferenceLoop] = []
+
+    def factory(_: object) -> ReferenceLoop:
+        made.append(ReferenceLoop(policy, label="listening"))
+        return made[-1]
+
+    arm = Arm("listening", "listening", factory)
     record: AttemptRecord = await run_attempt(worker, PlanItem(loaded, arm, 1), write=False)
     assert record.result == "passed", (record.failed_checks, record.error, record.stop_detail)
     assert record.stop_reason == "done"
-    assert ("message from the user: are you there?",) in policy.seen
-    assert any("Your reminder: check again" in n for notes in policy.seen for n in notes)
-    assert [r.text for r in record.end_state.user.replies] == ["yes, here", "checked"]
+    notes = [n for seen in policy.seen for n in seen]
+    assert notes[:3] == [
+        "message from the user: are you there?",
+        "message from the user: hold on",
+        "message from the user: go on",
+    ]
+    assert any("Your reminder: check again" in n for n in notes)
+    user = record.end_state.user
+    assert [p.name for p in user.play][-1] == "restart" and user.resets == [6]
+    assert len(made) == 2  # the reset made a new agent from the arm
+    # set: the price the agent saw after the change (on its last look at the product)
+    assert "$9.50" in policy.pages[6] and "$19.99" in policy.pages[4]
+    assert any(m["subject"] == "A note" for m in record.end_state.apps["mail"]["messages"])
+    assert by_name(record)["idle-after-stop"].passed
+    assert [r.text for r in user.replies] == ["yes, stopping", "checked", "done"]
+
+
+def by_name(record: AttemptRecord) -> dict[str, Any]:
+    return {c.name: c for c in record.checks}
