@@ -12,7 +12,7 @@ run: bootstrap
 	$(BIN)/proctor run --tier local
 
 test: bootstrap
-	$(BIN)/python -m pytest -n 4 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 4 --dist worksteal $(PYTEST_ARGS)
 
 verify: bootstrap
 	$(BIN)/proctor verify --tier local

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -213,8 +214,13 @@ def test_an_agent_of_a_dead_owner_is_found_anywhere(tmp_path: Path, procs: Procs
     pid, start = procs.dead_owner()
     agent = procs.sleep({OWNER_ENV: f"{pid}:{start}", ATTEMPT_ENV: "0123456789abcdef"})
     plain = procs.sleep({OWNER_ENV: f"{pid}:{start}"})  # not an agent, of no recorded run
-    found = find_leftovers(results)
-    pids = {o.pid for o in found.processes}
+    deadline = time.monotonic() + DEADLINE
+    while True:  # on a loaded machine /proc may show a new process's environ a moment late
+        found = find_leftovers(results)
+        pids = {o.pid for o in found.processes}
+        if agent.pid in pids or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     assert agent.pid in pids and plain.pid not in pids
     assert clean(Leftovers(processes=tuple(o for o in found.processes if o.pid == agent.pid))) == [
         f"killed {agent.pid} (sleep 1000)"
