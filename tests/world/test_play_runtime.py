@@ -89,6 +89,33 @@ def test_a_request_condition_fires_once_the_log_has_a_match(tmp_path: Path) -> N
     assert [f.name for f in t.fired] == ["posted"]
 
 
+def test_a_request_condition_can_wait_for_the_nth_match(tmp_path: Path) -> None:
+    log: list[WebRequest] = []
+    t, _ = timeline(
+        world(tmp_path),
+        [{"name": "second", "when": {"request": {"path": "/compose", "count": 2}}, "say": "x"}],
+        log,
+    )
+
+    def post(seq: int) -> WebRequest:
+        return WebRequest(
+            seq=seq,
+            time=1.0,
+            attempt="t",
+            method="POST",
+            host="mail.proctor.test",
+            path="/compose",
+            status=303,
+        )
+
+    log.append(post(1))
+    t.after_step(1)
+    assert not t.fired
+    log.append(post(2))
+    t.after_step(2)
+    assert [f.name for f in t.fired] == ["second"]
+
+
 def test_idle_fires_until_the_agent_has_a_message_and_no_further(tmp_path: Path) -> None:
     w = world(tmp_path)
     t, _ = timeline(

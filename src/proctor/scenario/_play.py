@@ -60,11 +60,19 @@ class Offset(_Spec):
 
 
 class RequestMatch(_Spec):
-    """A request of the attempt, by path (exact, or a prefix ending in ``*``), method and site."""
+    """Requests of the attempt, by path (exact, or a prefix ending in ``*``), method and site;
+    ``count`` of them must be in the log."""
 
     path: str = Field(pattern=r"^/", description="e.g. /submit/contact, or /api/* (a prefix).")
     method: str | None = Field(default=None, pattern=r"^[A-Z]+$", description="e.g. POST.")
     site: str | None = Field(default=None, description="The fixture site, e.g. shop.")
+    count: int = Field(
+        default=1,
+        ge=1,
+        le=10_000,
+        description="Fire once this many matching requests are in the log (2: the second "
+        "send, not the first).",
+    )
 
     def matches(self, method: str, host: str, path: str) -> bool:
         if self.method is not None and method.upper() != self.method:

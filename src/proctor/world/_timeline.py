@@ -163,7 +163,8 @@ class Timeline:
             return self.now >= self.start + event.at.delta()
         if event.when is not None:
             match = event.when.request
-            return any(match.matches(r.method, r.host, r.path) for r in self.hooks.requests())
+            hits = sum(match.matches(r.method, r.host, r.path) for r in self.hooks.requests())
+            return hits >= match.count
         return idle
 
     def _fire(self, event: PlayEvent, actions: int) -> None:
