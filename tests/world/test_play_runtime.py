@@ -44,6 +44,13 @@ def timeline(
     return Timeline(play, hooks, "Europe/Berlin", UserFacts), traced
 
 
+def post(seq: int, host: str, path: str) -> WebRequest:
+    """A logged POST of the attempt."""
+    return WebRequest(
+        seq=seq, time=1.0, attempt="t", method="POST", host=host, path=path, status=303
+    )
+
+
 def test_events_fire_in_order_each_only_after_the_one_before(tmp_path: Path) -> None:
     t, _ = timeline(
         world(tmp_path),
@@ -74,17 +81,7 @@ def test_a_request_condition_fires_once_the_log_has_a_match(tmp_path: Path) -> N
     )
     t.after_step(1)
     assert not t.fired
-    log.append(
-        WebRequest(
-            seq=1,
-            time=1.0,
-            attempt="t",
-            method="POST",
-            host="forms.proctor.test",
-            path="/submit/contact",
-            status=303,
-        )
-    )
+    log.append(post(1, "forms.proctor.test", "/submit/contact"))
     t.after_step(2)
     assert [f.name for f in t.fired] == ["posted"]
 
@@ -97,21 +94,10 @@ def test_a_request_condition_can_wait_for_the_nth_match(tmp_path: Path) -> None:
         log,
     )
 
-    def post(seq: int) -> WebRequest:
-        return WebRequest(
-            seq=seq,
-            time=1.0,
-            attempt="t",
-            method="POST",
-            host="mail.proctor.test",
-            path="/compose",
-            status=303,
-        )
-
-    log.append(post(1))
+    log.append(post(1, "mail.proctor.test", "/compose"))
     t.after_step(1)
     assert not t.fired
-    log.append(post(2))
+    log.append(post(2, "mail.proctor.test", "/compose"))
     t.after_step(2)
     assert [f.name for f in t.fired] == ["second"]
 
