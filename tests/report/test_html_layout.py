@@ -122,6 +122,10 @@ async def test_a_jump_to_an_attempt_opens_it_below_the_sticky_nav(
     try:
         # A click on a link in the page (the causes list links every failed attempt).
         await page.click(f"#causes a[href='#{target}']")
+        # hashchange is a task queued after the click: wait (bounded) for its handler.
+        await page.wait_for_function(
+            "(id) => document.getElementById(id).open", arg=target, timeout=5_000
+        )
         place = await page.evaluate(
             """(id) => {
               const el = document.getElementById(id);

@@ -101,3 +101,23 @@ def differences(left: Any, right: Any, path: str = "", limit: int = 20) -> list[
 
     walk(left, right, path)
     return found
+
+
+def mismatch(left: dict[str, Any], right: dict[str, Any]) -> str:
+    """Why two trees differ, for an assertion: each differing attempt's steps on both sides
+    (what the agent did and what failed), then the first differing paths."""
+    lines: list[str] = []
+    for key in sorted(set(left) | set(right)):
+        a, b = left.get(key), right.get(key)
+        if a == b:
+            continue
+        for side, got in (("left", a), ("right", b)):
+            record = (got or {}).get("record", {})
+            steps = [
+                f"{s.get('op')}:{s.get('status')}" + (f" ({s['error']})" if s.get("error") else "")
+                for s in record.get("steps", [])
+            ]
+            faults = [f.get("kind") for f in record.get("infra_faults", [])]
+            lines.append(f"{key} [{side}] {record.get('result')}: steps {steps}; faults {faults}")
+    lines += differences(left, right)
+    return "\n".join(lines)

@@ -24,7 +24,7 @@ import pytest
 from executor_support import (
     ARMS,
     SCENARIOS,
-    differences,
+    mismatch,
     summary_without_times,
     tree,
     web_lines,
@@ -169,7 +169,7 @@ def killed_twice_and_resumed(
     assert finished.returncode == 1, (where, finished.stderr)
     assert done_count(run_dir) == TOTAL, where
     cut, whole = tree(run_dir), tree(uninterrupted)
-    assert cut == whole, (where, differences(cut, whole))
+    assert cut == whole, f"{where}\n{mismatch(cut, whole)}"
     lines = web_lines(run_dir)
     assert len(lines) == len(set(lines)), f"{where}: a request is in web.jsonl twice"
     assert lines == web_lines(uninterrupted), where

@@ -11,7 +11,7 @@ import proctor
 from cli_support import probe, write_scenario
 from proctor.errors import RunError
 from proctor.records import WebRequest
-from proctor.runner import RunOptions
+from proctor.runner import RunOptions, check_same_plan
 from proctor.scenario import load_scenario
 
 
@@ -33,6 +33,18 @@ def test_a_resume_that_would_change_the_plan_is_refused(tmp_path: Path) -> None:
     assert "repeat: the run has 3, this command 2" in message
     assert "arms: the run has ['oracle=scripted']" in message
     assert (results / "L" / "run.json").read_bytes() == before  # nothing was rewritten
+
+
+def test_a_resume_under_another_persona_or_judge_is_refused() -> None:
+    roles = {"persona": None, "judge": "openai:judge-a"}
+    stored = {"scenarios": ["a"], "arms": ["m=x"], "repeat": 1, "options": roles}
+    check_same_plan(stored, json.loads(json.dumps(stored)), "L")  # the same: taken
+    wanted = {**stored, "options": {"persona": "openai:user-b", "judge": "openai:judge-b"}}
+    with pytest.raises(RunError) as info:
+        check_same_plan(stored, wanted, "L")
+    message = str(info.value)
+    assert "persona: the run has None, this command 'openai:user-b'" in message
+    assert "judge: the run has 'openai:judge-a', this command 'openai:judge-b'" in message
 
 
 def test_a_decoy_some_scenario_lacks_is_refused_while_planning(tmp_path: Path) -> None:

@@ -24,6 +24,9 @@ from proctor.runner._record import attempt_folder
 
 PLAN_KEYS = ("scenarios", "arms", "repeat")
 """run.json config entries that define the plan: a resume must not change them."""
+ROLE_KEYS = ("persona", "judge")
+"""run.json options naming a model beside the agent: the simulated user answers and the
+judge grades, so attempts under another one are not the same measurement."""
 
 
 def load_done(run_dir: Path, item: PlanItem) -> AttemptRecord | None:
@@ -44,7 +47,8 @@ def load_done(run_dir: Path, item: PlanItem) -> AttemptRecord | None:
 
 
 def check_same_plan(stored: Mapping[str, Any], wanted: Mapping[str, Any], label: str) -> None:
-    """Refuse a resume whose scenarios, arms, repeats or time scale differ from the run's.
+    """Refuse a resume whose scenarios, arms, repeats, time scale, persona or judge differ
+    from the run's.
 
     Raises:
         RunError: naming each entry that differs, with both values.
@@ -53,6 +57,8 @@ def check_same_plan(stored: Mapping[str, Any], wanted: Mapping[str, Any], label:
     has = {key: wanted.get(key) for key in PLAN_KEYS}
     # Attempts under another wall limit are not the same measurement.
     had["time_scale"], has["time_scale"] = _time_scale(stored), _time_scale(wanted)
+    for key in ROLE_KEYS:
+        had[key], has[key] = _option(stored, key), _option(wanted, key)
     differ = [key for key in had if had[key] != has[key]]
     if not differ:
         return
@@ -61,15 +67,20 @@ def check_same_plan(stored: Mapping[str, Any], wanted: Mapping[str, Any], label:
     )
     raise RunError(
         f"--resume {label}: the plan would change ({lines}). A resumed run keeps its "
-        "scenarios, arms and repeats; repeat the original command with --resume, "
+        "scenarios, arms, repeats, time scale, persona and judge; repeat the original "
+        "command with --resume, "
         "or start a new --label"
     )
 
 
 def _time_scale(config: Mapping[str, Any]) -> float:
-    options = config.get("options")
-    value = options.get("time_scale") if isinstance(options, Mapping) else None
+    value = _option(config, "time_scale")
     return float(value) if isinstance(value, int | float) else 1.0
+
+
+def _option(config: Mapping[str, Any], key: str) -> Any:
+    options = config.get("options")
+    return options.get(key) if isinstance(options, Mapping) else None
 
 
 def tidy(run_dir: Path, done: Sequence[str]) -> None:
