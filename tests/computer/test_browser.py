@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hashlib
 import itertools
@@ -126,6 +127,14 @@ FRAME = """
 INNER = """<style>body{margin:0}</style>
 <button style="width:400px;height:200px" onclick="this.textContent='Pressed'">Inside</button>"""
 
+FRAMED_FORM = """
+<iframe src="/inner-form" title="inner form"
+  style="position:absolute;left:100px;top:100px;width:400px;height:200px;border:0"></iframe>"""
+
+INNER_FORM = """<style>body{margin:0}</style>
+<form method="post" action="/submit/signup"><input type="hidden" name="name" value="Ada">
+<button style="width:400px;height:120px">Send from the frame</button></form>"""
+
 COVERED = """
 <button>Pay</button>
 <div id="cookie-wall"
@@ -174,6 +183,8 @@ SITE = Site(
         Route("/secret", static("secret")),
         Route("/frame", static(FRAME, "Frame")),
         Route("/inner", static(INNER, "Inner")),
+        Route("/framed-form", static(FRAMED_FORM, "Framed form")),
+        Route("/inner-form", static(INNER_FORM, "Inner form")),
         Route("/cookies", set_cookies),
         Route("/cookies/show", lambda r: PlainTextResponse("ok")),
         Route("/files", static('<a href="/download">Get report</a>')),
@@ -530,6 +541,28 @@ async def test_point_click_reports_the_frame_it_lands_in(env: Env, tmp_path: Pat
         }
         frame = comp.page.frames[1]
         assert await frame.inner_text("button") == "Pressed"
+
+
+async def test_a_post_inside_a_frame_is_waited_for_before_the_next_observation(
+    env: Env, tmp_path: Path
+) -> None:
+    """Playwright waits for a main-frame navigation a click starts, never a framed one."""
+    async with computer(env, tmp_path, f"{LAB}/framed-form") as comp:
+        assert comp.context is not None
+
+        async def slow(route: Any) -> None:  # the post takes its time reaching the server
+            await asyncio.sleep(1.0)
+            await route.continue_()
+
+        await comp.context.route("**/submit/signup", slow)
+        step = await act(comp, op="click", x=300, y=150)
+        assert step.status == "ok" and step.facts["in_frame"] is True
+        seen = await comp.observe()
+        assert "Submission #1 (signup) was accepted." in seen.snapshot, seen.snapshot
+        assert step.facts["frames_loaded"] == [f"{LAB}/submitted/signup/1"], step.facts
+        # A click in the frame that starts nothing is not held up.
+        other = await act(comp, op="click", x=20, y=20)
+        assert "frames_loaded" not in other.facts
 
 
 async def test_restart_keeps_persistent_cookies_and_drops_session_ones(

@@ -187,12 +187,14 @@ def killed_twice_and_resumed(
 def test_ctrl_c_ends_the_attempts_in_flight_reaps_and_exits_130(tmp_path: Path) -> None:
     results = tmp_path / "results"
     run_dir = results / "int"
-    process = subprocess.Popen(
-        command(results, "int", ["--workers", "2"]),
-        env=env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    said = tmp_path / "stderr.txt"
+    with said.open("wb") as stderr:
+        process = subprocess.Popen(
+            command(results, "int", ["--workers", "2"]),
+            env=env(),
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
     mark = f"{process.pid}:{start_time(process.pid)}"
     try:
         deadline = time.monotonic() + DEADLINE
@@ -200,7 +202,8 @@ def test_ctrl_c_ends_the_attempts_in_flight_reaps_and_exits_130(tmp_path: Path) 
             assert process.poll() is None and time.monotonic() < deadline
             time.sleep(0.05)
         process.send_signal(signal.SIGINT)
-        assert process.wait(90) == 130
+        code = process.wait(90)
+        assert code == 130, (code, done_count(run_dir), said.read_text()[-3000:])
     finally:
         process.kill()
         process.wait(30)

@@ -16,6 +16,7 @@ from proctor.computer import _scripts as js
 from proctor.computer import actions as a
 from proctor.computer._downloads import SavedDownload
 from proctor.computer._errors import Refused, first_line
+from proctor.computer._frames import FrameWatch
 from proctor.computer._lease import Lease, refused_step
 from proctor.errors import BrowserFault, ComputerError
 from proctor.records import Step, StepStatus
@@ -35,9 +36,6 @@ async def act(c: BrowserComputer, action: a.Action) -> Step:
     started = time.time()
     t0 = time.perf_counter()
     facts: dict[str, Any] = {}
-    data: Any = None
-    status: StepStatus = "ok"
-    error: str | None = None
     if action.watches_popups:
         await popups_started(c)  # older intents are not this action's
     tabs_before = len(c.pages)
@@ -47,19 +45,16 @@ async def act(c: BrowserComputer, action: a.Action) -> Step:
     ignored = action.ignored()
     if ignored:
         facts["ignored"] = list(ignored)  # over-specified: the first way (PRECEDENCE) was used
+    frames = FrameWatch.start(c.page) if action.watches_popups and c.pages else None
     try:
-        output, data = await _handlers.dispatch(c, action, facts)
-    except ComputerError:
-        raise
-    except Refused as exc:
-        status, error, output = "refused", str(exc), "refused"
-    except PlaywrightError as exc:
-        dead = await c.dead()  # a failed step may be a dead browser or driver, not the agent's
-        if dead is not None:
-            raise BrowserFault(f"browser fault during {action.op}: {dead}") from exc
-        status, error, output = "error", first_line(exc), "failed"
-    except (ValueError, OSError) as exc:
-        status, error, output = "error", str(exc), "failed"
+        output, data, status, error = await _dispatch(c, action, facts)
+        if frames is not None:
+            loaded = await frames.settle()
+            if loaded:
+                facts["frames_loaded"] = loaded  # a framed form or link was waited for
+    finally:
+        if frames is not None:
+            frames.stop()
     if len(c.refusals) > refusals_before:
         urls = c.refusals[refusals_before:]
         status = "refused"
@@ -102,6 +97,26 @@ async def act(c: BrowserComputer, action: a.Action) -> Step:
     )
     c.recorder.record(step)
     return step
+
+
+async def _dispatch(
+    c: BrowserComputer, action: a.Action, facts: dict[str, Any]
+) -> tuple[str, Any, StepStatus, str | None]:
+    """The handler's output and data, or the step's failure: (output, data, status, error)."""
+    try:
+        output, data = await _handlers.dispatch(c, action, facts)
+    except ComputerError:
+        raise
+    except Refused as exc:
+        return "refused", None, "refused", str(exc)
+    except PlaywrightError as exc:
+        dead = await c.dead()  # a failed step may be a dead browser or driver, not the agent's
+        if dead is not None:
+            raise BrowserFault(f"browser fault during {action.op}: {dead}") from exc
+        return "failed", None, "error", first_line(exc)
+    except (ValueError, OSError) as exc:
+        return "failed", None, "error", str(exc)
+    return output, data, "ok", None
 
 
 def refuse_input(c: BrowserComputer, action: a.Action, lease: Lease) -> Step:

@@ -197,6 +197,7 @@ class BrowserComputer:
         if opts.deny_origins:
             await context.route(deny_pattern(opts.deny_origins), self._refuse)
         await context.add_init_script(js.POPUP_WATCH_JS)
+        await context.add_init_script(js.LEAVE_WATCH_JS)
         if opts.offline and not self.host.sealed:
             # Without the sealed network nothing in the kernel stops WebRTC's UDP
             # (STUN, TURN, mDNS), which no route sees: take the API away. The

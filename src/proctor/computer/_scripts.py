@@ -39,6 +39,34 @@ TAKE_POPUPS_JS = """() => {
   return n;
 }"""
 
+LEAVE_WATCH_JS = """(() => {
+  // Notes that this document is leaving (a form submitted here, a link followed, a
+  // scripted navigation), so the harness waits for a frame's next document.
+  if (window.__proctorLeaving !== undefined) return;
+  window.__proctorLeaving = false;
+  window.__proctorSubmits = [];
+  window.addEventListener('submit', (e) => {
+    const target = (e.target.getAttribute('target') || '').toLowerCase();
+    if (!target || target === '_self') window.__proctorSubmits.push(e);
+  });
+  if (window.navigation) {
+    window.navigation.addEventListener('navigate', (e) => {
+      if (!e.hashChange && !e.downloadRequest && !e.destination.sameDocument) {
+        window.__proctorLeaving = true;
+      }
+    });
+  }
+})()"""
+
+TAKE_LEAVING_JS = """() => {
+  // A submit counts once its dispatch is over and nothing prevented it.
+  const submitted = (window.__proctorSubmits || []).some((e) => !e.defaultPrevented);
+  const leaving = window.__proctorLeaving || submitted;
+  window.__proctorLeaving = false;
+  window.__proctorSubmits = [];
+  return leaving;
+}"""
+
 MARK_JS = """(e) => {
   const m = e.closest('[data-proctor-sensitive]');
   return m ? m.getAttribute('data-proctor-sensitive') : null;
