@@ -1,4 +1,5 @@
-"""The executors for real: the same tree from inline, pool and Ray; faults injected per kind.
+"""The executors for real: faults injected per kind (test_kill_resume.py proves that inline,
+pool and Ray write the same tree, killed and resumed or not).
 
 Each fault kind is caused on purpose (``PROCTOR_INJECT``) in a real run and
 must be retried, recorded under ``infra_faults`` and never scored.
@@ -10,7 +11,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from executor_support import ARMS, CLOCK, SCENARIOS, differences, tree, web_lines
+from executor_support import CLOCK
 
 import proctor
 from proctor.api import EXIT_UNSCORED, RunOutcome
@@ -47,40 +48,6 @@ async def run(
         executor=executor,
         workers=workers,
     )
-
-
-@pytest.mark.slow
-async def test_inline_pool_and_ray_write_the_same_tree(
-    tmp_path: Path, suite: dict[str, LoadedScenario]
-) -> None:
-    if not HAS_RAY:
-        pytest.skip("Ray is not installed (pip install 'proctor[ray]')")
-    picked = [suite[s] for s in SCENARIOS[:2]]
-    seen: dict[str, object] = {}
-    for executor, workers in (("inline", 1), ("pool", 2), ("ray", 2)):
-        outcome = await run(
-            picked,
-            tmp_path / "results",
-            executor,
-            executor,
-            workers,
-            repeat=2,
-            arms=ARMS,  # type: ignore[arg-type]
-            time_scale=5.0,  # a loaded machine must not turn an attempt into a timeout here
-        )
-        assert outcome.exit_code == 1  # the null arm fails, as it must
-        folder = outcome.folder.path
-        seen[executor] = (
-            [r.id for r in outcome.records],
-            tree(folder),
-            web_lines(folder),
-        )
-        assert not (folder / "scratch").exists()
-        assert not list(folder.glob("control-*.json"))
-    assert len(seen["inline"][1]) == len(picked) * len(ARMS) * 2  # type: ignore[index]
-    for executor in ("pool", "ray"):
-        got, want = seen[executor], seen["inline"]
-        assert got == want, (executor, differences(got, want))
 
 
 @pytest.mark.parametrize(

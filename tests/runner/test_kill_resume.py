@@ -4,7 +4,8 @@ Under each executor, ``proctor run`` is started in a subprocess, SIGKILLed once
 some attempts are on disk, resumed, killed again during the resume, and resumed
 to the end. Then no attempt may be lost, duplicated or half-written, web.jsonl
 holds each request once, nothing the killed legs started runs on, and the tree
-and summary equal those of an uninterrupted run of the same plan, times aside.
+and summary equal those of an uninterrupted (inline) run of the same plan, times
+aside: so the three executors write the same tree, too.
 """
 
 from __future__ import annotations
@@ -175,6 +176,7 @@ def killed_twice_and_resumed(
     assert lines == web_lines(uninterrupted), where
     assert summary_without_times(run_dir) == summary_without_times(uninterrupted), where
     assert not list(run_dir.rglob("*.tmp")) and not list(run_dir.glob("control-*.json")), where
+    assert not (run_dir / "scratch").exists(), f"{where}: a worker's scratch folder was left"
     assert marked_processes(marks) == [], f"{where}: a killed leg's processes run on"
     info = json.loads((run_dir / "run.json").read_text())
     legs = info["legs"]

@@ -22,6 +22,8 @@ from proctor.computer import _scripts as js
 
 FRAME_NAV_TIMEOUT_S = 15.0
 """Seconds a frame's navigation gets to commit and parse (``NAV_TIMEOUT_MS`` too)."""
+READ_TIMEOUT_S = 5.0
+"""Seconds a frame gets to say whether it is leaving."""
 
 
 @dataclass
@@ -109,6 +111,8 @@ class FrameWatch:
 async def _leaving(frame: Frame) -> bool:
     """Whether the frame's document noted that it is leaving (read and reset)."""
     try:
-        return bool(await frame.evaluate(js.TAKE_LEAVING_JS))
+        return bool(await asyncio.wait_for(frame.evaluate(js.TAKE_LEAVING_JS), READ_TIMEOUT_S))
     except PlaywrightError:
         return False  # its document is gone already: framenavigated says the rest
+    except TimeoutError:
+        return False  # a frame with no document to ask (still starting): nothing it started
