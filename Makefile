@@ -2,6 +2,9 @@
 VENV := .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
+# Python caches compiled modules (__pycache__, git-ignored) even where the environment
+# turns that off: without it every process the tests start compiles proctor again.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test bench lint verify bootstrap clean
 

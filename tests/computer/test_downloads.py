@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hashlib
 from collections.abc import AsyncIterator
@@ -20,6 +21,9 @@ from proctor.world import ATTEMPT_HEADER, DOMAIN, AttemptWorld, FixtureServer, S
 PAGE = """<!doctype html>
 <a href="/report.csv?v=1" download>One report</a>
 <button id="two">Two reports at once</button>
+<button id="later" onclick="setTimeout(() => document.getElementById('late').click(), 600)">
+  A report later</button>
+<a id="late" href="/report.csv?v=4" download hidden></a>
 <script>
 // Two downloads of one name from one click: both are saved while the other still is.
 document.getElementById('two').addEventListener('click', () => {
@@ -127,3 +131,21 @@ async def test_downloads_of_a_taken_name_are_numbered_and_recorded(
     assert saved == {body("2"), body("3")}  # two names, so neither overwrote the other
     digests = {hashlib.sha256(p.read_bytes()).hexdigest() for p in output.iterdir()}
     assert len(digests) == 4
+
+
+@pytest.mark.browser
+async def test_a_download_that_starts_between_steps_is_reported_by_the_next_one(
+    computer: BrowserComputer,
+) -> None:
+    click = await computer.act(a.Click(role="button", name="A report later"))
+    assert click.status == "ok" and "downloads" not in click.facts
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 30
+    while not computer.pending.downloads:  # it starts after the click's step ended
+        assert loop.time() < deadline, "the late download never started"
+        await asyncio.sleep(0.05)
+    after = await computer.act(a.Wait(ms=1))
+    assert after.facts["downloads"] == ["output/report (1).csv"], after.facts
+    assert (computer.options.scratch / "output" / "report (1).csv").read_bytes() == body("4")
+    again = await computer.act(a.Wait(ms=1))
+    assert "downloads" not in again.facts  # reported once

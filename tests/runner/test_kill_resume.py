@@ -185,6 +185,10 @@ def killed_twice_and_resumed(
     assert info["started_at"] == pytest.approx(legs[0]["started_at"], abs=5), where
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.slow
 def test_ctrl_c_ends_the_attempts_in_flight_reaps_and_exits_130(tmp_path: Path) -> None:
     results = tmp_path / "results"
@@ -196,6 +200,9 @@ def test_ctrl_c_ends_the_attempts_in_flight_reaps_and_exits_130(tmp_path: Path) 
             env=env(),
             stdout=subprocess.DEVNULL,
             stderr=stderr,
+            # As from a terminal: a suite started in the background (`make test &`) hands
+            # its children SIGINT ignored, and Python keeps an ignored SIGINT ignored.
+            preexec_fn=_default_sigint,
         )
     mark = f"{process.pid}:{start_time(process.pid)}"
     try:

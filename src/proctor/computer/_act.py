@@ -40,7 +40,8 @@ async def act(c: BrowserComputer, action: a.Action) -> Step:
         await popups_started(c)  # older intents are not this action's
     tabs_before = len(c.pages)
     refusals_before = len(c.refusals)
-    downloads_before = len(c.pending.downloads)
+    started_before = len(c.pending.downloads)
+    downloads_before = c.pending.reported  # one that started between steps is this one's
     c.pending.expected = 0
     ignored = action.ignored()
     if ignored:
@@ -68,8 +69,9 @@ async def act(c: BrowserComputer, action: a.Action) -> Step:
         facts["new_tabs"] = list(range(tabs_before, len(c.pages)))
         output += f"; opened tab(s) {facts['new_tabs']} (observation stays on tab {c.active})"
     if c.pending.expected:
-        await downloads_started(c, downloads_before + c.pending.expected)
+        await downloads_started(c, started_before + c.pending.expected)
     new_downloads = c.pending.downloads[downloads_before:]
+    c.pending.reported = len(c.pending.downloads)
     if new_downloads:
         saved = await await_downloads(new_downloads)
         facts["downloads"] = [d.path for d in saved]

@@ -70,6 +70,9 @@ class Pending:
     started: asyncio.Event = field(default_factory=asyncio.Event)
     expected: int = 0
     """Downloads the current action is known to start (a click on an ``a[download]`` link)."""
+    reported: int = 0
+    """Downloads a step has reported: a later one, even one that started between steps
+    (after its action's bounded wait), is reported by the next step."""
 
 
 class BrowserComputer:
