@@ -36,7 +36,14 @@ class FrameWatch:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     @classmethod
-    def start(cls, page: Page) -> FrameWatch:
+    def start(cls, page: Page) -> FrameWatch | None:
+        """Watch ``page`` for this action; None when it has no child frame to wait for.
+
+        Listening is per action and only on a page with frames: Playwright's driver
+        sends request events only while a listener wants them.
+        """
+        if len(page.frames) < 2:
+            return None
         watch = cls(page)
         page.on("framenavigated", watch._navigated)
         page.on("framedetached", watch._ended)
