@@ -6,8 +6,11 @@ import asyncio
 import datetime as dt
 import hashlib
 import itertools
+import os
 import re
+import signal
 import socket
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -30,7 +33,7 @@ from proctor.computer.browser import (
     Recorder,
     launch,
 )
-from proctor.errors import LimitReached
+from proctor.errors import BrowserFault, LimitReached
 from proctor.records import Step
 from proctor.world import ATTEMPT_HEADER, DOMAIN, AttemptWorld, FixtureServer, Site
 from proctor.world._site import required
@@ -637,6 +640,43 @@ async def test_a_missing_element_is_an_error_step_within_the_action_timeout(
         assert ok.status == "ok"
         assert (await comp.observe()).error is None
         assert [s.status for s in comp.recorder.steps] == ["error", "ok"]
+
+
+SHORT_TIMEOUT_MS = 3_000
+PAUSE_S = 2.0
+"""Longer than ``_stall.STALL_S``, well inside the shortened action timeout."""
+
+
+async def test_a_timeout_while_this_process_stalls_is_an_infra_fault(
+    env: Env, tmp_path: Path
+) -> None:
+    async with computer(env, tmp_path, f"{LAB}/clicks") as comp:
+        assert comp.context is not None
+        comp.context.set_default_timeout(SHORT_TIMEOUT_MS)
+        # this process is not scheduled for PAUSE_S, as on a machine short of cores
+        asyncio.get_running_loop().call_later(0.7, time.sleep, PAUSE_S)
+        with pytest.raises(BrowserFault, match=r"machine stalled during click: .*Timeout"):
+            await act(comp, op="click", selector="#missing")
+        assert comp.recorder.steps == []  # nothing scored: the runner retries the attempt
+
+
+async def test_a_timeout_while_chromium_stalls_is_an_infra_fault(env: Env, tmp_path: Path) -> None:
+    chromium, _driver = env.host.process_ids()
+    assert chromium is not None
+    async with computer(env, tmp_path, f"{LAB}/clicks") as comp:
+        assert comp.context is not None
+        comp.context.set_default_timeout(SHORT_TIMEOUT_MS)
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.7, os.kill, chromium, signal.SIGSTOP)
+        resume = loop.call_later(0.7 + PAUSE_S, os.kill, chromium, signal.SIGCONT)
+        try:
+            with pytest.raises(BrowserFault, match=r"the browser took \d\.\ds to answer"):
+                await act(comp, op="click", selector="#missing")
+        finally:
+            resume.cancel()
+            os.kill(chromium, signal.SIGCONT)
+        ok = await act(comp, op="click", role="button", name="Alpha")
+        assert ok.status == "ok", ok.error  # it runs again; the fault was the pause's
 
 
 async def test_a_covered_element_says_it_is_covered(env: Env, tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +24,23 @@ VARYING = {
     "latency_ms",
     "wait_ms",
     "placeholders",  # the run folder's path and the worker's port
+    "infra_faults",  # a stalled or crashed browser, retried: the machine's, not the run's
 }
 """Record keys whose values depend on when and where an attempt ran."""
 
 
+def without_try(tag: str) -> str:
+    """A request's attempt tag without its try number (``id#2`` after one retry)."""
+    return re.sub(r"#\d+$", "#try", tag)
+
+
 def without_times(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: without_times(v) for k, v in value.items() if k not in VARYING}
+        return {
+            k: without_try(v) if k == "attempt" and isinstance(v, str) else without_times(v)
+            for k, v in value.items()
+            if k not in VARYING
+        }
     if isinstance(value, list):
         return [without_times(v) for v in value]
     return value
@@ -51,7 +62,9 @@ def web_lines(run_dir: Path) -> list[tuple[str, int, str, str]]:
     """web.jsonl as sorted (attempt, seq, method, host+path): its order follows completion."""
     path = run_dir / "web.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-    return sorted((r["attempt"], r["seq"], r["method"], r["host"] + r["path"]) for r in rows)
+    return sorted(
+        (without_try(r["attempt"]), r["seq"], r["method"], r["host"] + r["path"]) for r in rows
+    )
 
 
 def summary_without_times(run_dir: Path) -> Any:

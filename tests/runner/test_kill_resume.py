@@ -217,7 +217,7 @@ def test_ctrl_c_ends_the_attempts_in_flight_reaps_and_exits_130(tmp_path: Path) 
         process.kill()
         process.wait(30)
     cut = done_count(run_dir)
-    assert cut < TOTAL
+    assert cut < TOTAL, (cut, said.read_text()[-3000:])
     assert marked_processes({mark}) == [], "Ctrl-C left a worker, browser or driver running"
     assert not list(run_dir.rglob("*.tmp"))
     finished = subprocess.run(

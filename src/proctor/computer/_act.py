@@ -10,6 +10,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from proctor.computer import _handlers
 from proctor.computer import _scripts as js
@@ -18,6 +19,7 @@ from proctor.computer._downloads import SavedDownload
 from proctor.computer._errors import Refused, first_line
 from proctor.computer._frames import FrameWatch
 from proctor.computer._lease import Lease, refused_step
+from proctor.computer._stall import STALL_S, StallWatch
 from proctor.errors import BrowserFault, ComputerError
 from proctor.records import Step, StepStatus
 
@@ -104,7 +106,13 @@ async def act(c: BrowserComputer, action: a.Action) -> Step:
 async def _dispatch(
     c: BrowserComputer, action: a.Action, facts: dict[str, Any]
 ) -> tuple[str, Any, StepStatus, str | None]:
-    """The handler's output and data, or the step's failure: (output, data, status, error)."""
+    """The handler's output and data, or the step's failure: (output, data, status, error).
+
+    Raises:
+        BrowserFault: the browser or its driver died, or a timeout ran out while the
+            machine was stalled (``_stall``): neither is the agent's failure.
+    """
+    stall = StallWatch.start(c.context) if c.context is not None else None
     try:
         output, data = await _handlers.dispatch(c, action, facts)
     except ComputerError:
@@ -112,12 +120,21 @@ async def _dispatch(
     except Refused as exc:
         return "refused", None, "refused", str(exc)
     except PlaywrightError as exc:
+        paused = await stall.stop() if stall is not None else 0.0
         dead = await c.dead()  # a failed step may be a dead browser or driver, not the agent's
         if dead is not None:
             raise BrowserFault(f"browser fault during {action.op}: {dead}") from exc
+        if isinstance(exc, PlaywrightTimeout) and paused >= STALL_S:
+            raise BrowserFault(
+                f"machine stalled during {action.op}: the browser took {paused:.1f}s to "
+                f"answer while the action waited ({first_line(exc)})"
+            ) from exc
         return "failed", None, "error", first_line(exc)
     except (ValueError, OSError) as exc:
         return "failed", None, "error", str(exc)
+    finally:
+        if stall is not None:
+            await stall.stop()
     return output, data, "ok", None
 
 

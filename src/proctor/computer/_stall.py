@@ -1,0 +1,79 @@
+"""Telling a stalled machine from an agent's timeout.
+
+An action waits a bounded time for its target (``ACTION_TIMEOUT_MS``). On a loaded
+machine the wait can run out while the browser, its driver or this process is not
+being scheduled at all: the element was there, nothing answered. Such a timeout is
+the machine's, and counting it against the agent would score the infrastructure.
+
+While an action runs longer than ``GRACE_S``, a watch makes one cheap round trip
+to the browser process every ``PING_EVERY_S`` (``context.cookies()``: through the
+driver and the browser, not the page's renderer, so a page busy with its own
+scripts is not read as a stall) and measures how late its own timer fires. The
+worst of those is the action's stall; a timeout with a stall of ``STALL_S`` or more
+is an infra fault (``_act._dispatch``), retried and recorded, never scored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+
+from playwright.async_api import BrowserContext
+from playwright.async_api import Error as PlaywrightError
+
+GRACE_S = 0.5
+"""An action that ends sooner is never pinged (nearly all of them)."""
+PING_EVERY_S = 0.25
+STALL_S = 1.5
+"""A pause this long in a round trip that takes milliseconds is a stalled machine."""
+
+
+@dataclass
+class StallWatch:
+    """The longest pause seen while one action ran."""
+
+    context: BrowserContext
+    worst: float = 0.0
+    pinging_since: float | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @classmethod
+    def start(cls, context: BrowserContext) -> StallWatch:
+        watch = cls(context)
+        watch.task = asyncio.get_running_loop().create_task(watch._watch())
+        return watch
+
+    async def stop(self) -> float:
+        """End the watch; the worst pause in seconds (one still in flight counts)."""
+        loop = asyncio.get_running_loop()
+        if self.pinging_since is not None:
+            self._saw(loop.time() - self.pinging_since)
+            self.pinging_since = None
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+        return self.worst
+
+    async def _watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        await self._sleep(loop, GRACE_S)
+        while True:
+            self.pinging_since = loop.time()
+            try:
+                await self.context.cookies()
+            except PlaywrightError:
+                return  # a closed context: the action's own error says why
+            self._saw(loop.time() - self.pinging_since)
+            self.pinging_since = None
+            await self._sleep(loop, PING_EVERY_S)
+
+    async def _sleep(self, loop: asyncio.AbstractEventLoop, seconds: float) -> None:
+        began = loop.time()
+        await asyncio.sleep(seconds)
+        self._saw(loop.time() - began - seconds)  # this process was not scheduled
+
+    def _saw(self, pause: float) -> None:
+        self.worst = max(self.worst, pause)
