@@ -14,8 +14,9 @@ bootstrap:
 run: bootstrap
 	$(BIN)/proctor run --tier local
 
+# The slowest tests are listed at the end: where the suite's time goes, run by run.
 test: bootstrap
-	$(BIN)/python -m pytest -n 4 --dist worksteal $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 4 --dist worksteal --durations=30 $(PYTEST_ARGS)
 
 verify: bootstrap
 	$(BIN)/proctor verify --tier local
