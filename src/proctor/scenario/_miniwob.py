@@ -42,12 +42,18 @@ def miniwob_version() -> str | None:
         return None
 
 
-def miniwob_tasks() -> list[str]:
-    """The installed package's task names (excluded ones left out); empty without it."""
+@functools.cache
+def miniwob_tasks() -> tuple[str, ...]:
+    """The installed package's task names (excluded ones left out); empty without it.
+
+    Read once a process: every peer scenario's ``task`` is checked against it.
+    """
     root = miniwob_root()
     if root is None:
-        return []
-    return sorted(p.stem for p in (root / "miniwob").glob("*.html") if p.stem not in EXCLUDED)
+        return ()
+    return tuple(
+        sorted(p.stem for p in (root / "miniwob").glob("*.html") if p.stem not in EXCLUDED)
+    )
 
 
 def task_sha256(task: str) -> str | None:
