@@ -670,7 +670,7 @@ async def test_a_timeout_while_chromium_stalls_is_an_infra_fault(env: Env, tmp_p
         loop.call_later(0.7, os.kill, chromium, signal.SIGSTOP)
         resume = loop.call_later(0.7 + PAUSE_S, os.kill, chromium, signal.SIGCONT)
         try:
-            with pytest.raises(BrowserFault, match=r"the browser took \d\.\ds to answer"):
+            with pytest.raises(BrowserFault, match=r"nothing answered for \d\.\ds while"):
                 await act(comp, op="click", selector="#missing")
         finally:
             resume.cancel()

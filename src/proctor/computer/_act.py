@@ -126,8 +126,8 @@ async def _dispatch(
             raise BrowserFault(f"browser fault during {action.op}: {dead}") from exc
         if isinstance(exc, PlaywrightTimeout) and paused >= STALL_S:
             raise BrowserFault(
-                f"machine stalled during {action.op}: the browser took {paused:.1f}s to "
-                f"answer while the action waited ({first_line(exc)})"
+                f"machine stalled during {action.op}: nothing answered for {paused:.1f}s "
+                f"while the action waited ({first_line(exc)})"
             ) from exc
         return "failed", None, "error", first_line(exc)
     except (ValueError, OSError) as exc:
