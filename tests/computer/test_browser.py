@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import hashlib
 import itertools
@@ -679,10 +680,82 @@ async def test_a_timeout_while_chromium_stalls_is_an_infra_fault(env: Env, tmp_p
         assert ok.status == "ok", ok.error  # it runs again; the fault was the pause's
 
 
+def renderers(chromium: int) -> list[int]:
+    """The renderer processes under this test's Chromium (read from /proc, outside it)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # a process that ended while we looked
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [chromium]
+    while todo:
+        pid = todo.pop()
+        todo += children.get(pid, [])
+        with contextlib.suppress(OSError):
+            if b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+    return found
+
+
+async def test_a_timeout_while_the_page_renderer_stalls_is_an_infra_fault(
+    env: Env, tmp_path: Path
+) -> None:
+    """A stalled renderer reads like a missing element while the browser answers."""
+    chromium, _driver = env.host.process_ids()
+    assert chromium is not None
+    async with computer(env, tmp_path, f"{LAB}/clicks") as comp:
+        assert comp.context is not None
+        comp.context.set_default_timeout(SHORT_TIMEOUT_MS)
+        stopped = renderers(chromium)
+        assert stopped, "no renderer found under Chromium"
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.7, lambda: [os.kill(pid, signal.SIGSTOP) for pid in stopped])
+        resume = loop.call_later(
+            0.7 + PAUSE_S, lambda: [os.kill(pid, signal.SIGCONT) for pid in stopped]
+        )
+        try:
+            with pytest.raises(BrowserFault, match=r"machine stalled during click"):
+                await act(comp, op="click", selector="#missing")
+        finally:
+            resume.cancel()
+            for pid in stopped:
+                os.kill(pid, signal.SIGCONT)
+        assert comp.recorder.steps == []
+        ok = await act(comp, op="click", role="button", name="Alpha")
+        assert ok.status == "ok", ok.error
+
+
+async def test_a_click_whose_post_outlasts_the_action_timeout_is_done_once(
+    env: Env, tmp_path: Path
+) -> None:
+    """The page took the click; only its post was slow: not a failed step to retry."""
+    async with computer(env, tmp_path, f"{LAB}/form") as comp:
+        assert comp.context is not None
+        comp.context.set_default_timeout(1_000)
+
+        async def slow(route: Any) -> None:
+            await asyncio.sleep(1.6)
+            await route.continue_()
+
+        await comp.context.route("**/submit/signup", slow)
+        await act(comp, op="fill", role="textbox", name="Full name", value="Ada Lovelace")
+        step = await act(comp, op="click", role="button", name="Sign up")
+        assert step.status == "ok", step.error
+        assert step.facts["navigation"].startswith("slow"), step.facts
+        assert comp.page.url == f"{LAB}/submitted/signup/1"
+        assert step.output.endswith(f"now at {LAB}/submitted/signup/1"), step.output
+        attempt = comp.options.attempt
+    posts = [r for r in env.server.log.for_attempt(attempt) if r.method == "POST"]
+    assert len(posts) == 1
+
+
 async def test_a_covered_element_says_it_is_covered(env: Env, tmp_path: Path) -> None:
     async with computer(env, tmp_path, f"{LAB}/covered") as comp:
         step = await act(comp, op="click", role="button", name="Pay")
-        assert step.status == "error"
+        assert step.status == "error"  # the click never landed: the agent's timeout
+        assert "navigation" not in step.facts
         assert step.error is not None
         assert "covered" in step.error, step.error
         assert "cookie-wall" in step.error, step.error

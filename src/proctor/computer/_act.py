@@ -112,7 +112,8 @@ async def _dispatch(
         BrowserFault: the browser or its driver died, or a timeout ran out while the
             machine was stalled (``_stall``): neither is the agent's failure.
     """
-    stall = StallWatch.start(c.context) if c.context is not None else None
+    page = c.page if c.pages else None
+    stall = StallWatch.start(c.context, page) if c.context is not None else None
     try:
         output, data = await _handlers.dispatch(c, action, facts)
     except ComputerError:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,9 @@ class BrowserComputer:
         self.finished = False
         self.pending = Pending()
         self.tab_opened = asyncio.Event()
+        self.navigations: Counter[Page] = Counter()
+        """Main-frame navigations committed per page (``wait_navigated``)."""
+        self.navigated = asyncio.Event()
         self.refusals: list[str] = []
         """URLs of denied origins the context's route refused (read by ``_act``)."""
         self.last_error: str | None = None
@@ -263,9 +267,25 @@ class BrowserComputer:
         with contextlib.suppress(PlaywrightError):
             await route.close(code=1008, reason="proctor: the world has no websockets")
 
+    async def wait_navigated(self, page: Page, past: int, timeout_s: float) -> bool:
+        """Wait (bounded) until ``page`` has committed more than ``past`` navigations."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while self.navigations[page] <= past and not page.is_closed():
+            self.navigated.clear()
+            try:
+                await asyncio.wait_for(self.navigated.wait(), deadline - loop.time())
+            except TimeoutError:
+                return False
+        return self.navigations[page] > past
+
     def _on_navigated(self, page: Page, frame: Frame) -> None:
-        """A page that reached a refused scheme anyway (script-opened) is logged and blanked."""
-        if frame.parent_frame is not None or scheme_allowed(self.options, frame.url):
+        """Count a main-frame navigation; a refused scheme (script-opened) is logged and blanked."""
+        if frame.parent_frame is not None:
+            return
+        self.navigations[page] += 1
+        self.navigated.set()
+        if scheme_allowed(self.options, frame.url):
             return
         self.on_blocked("GET", frame.url, "scheme")
         self.pending.blanking.append(asyncio.ensure_future(self._blank(page)))

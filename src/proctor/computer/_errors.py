@@ -25,3 +25,18 @@ def first_line(exc: BaseException) -> str:
     if "strict mode violation" in text:
         first = first.split(" Call log")[0]
     return first[:400]
+
+
+NAVIGATION_WAIT = "waiting for scheduled navigations to finish"
+
+
+def performed_then_waited(exc: BaseException) -> bool:
+    """Whether a timed-out input was performed and only the navigation it started was late.
+
+    Playwright's call log ends with ``NAVIGATION_WAIT`` after the input ("click
+    action done"): the page took the input and is loading what it asked for.
+    """
+    log = [ln.strip(" -") for ln in str(exc).splitlines() if ln.strip()]
+    return (
+        bool(log) and log[-1] == NAVIGATION_WAIT and any(ln.endswith("action done") for ln in log)
+    )

@@ -11,16 +11,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, assert_never
 
 from playwright.async_api import ElementHandle, Frame, Locator
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from proctor.computer import _observe
 from proctor.computer import _scripts as js
 from proctor.computer import actions as a
-from proctor.computer._errors import Refused
+from proctor.computer._errors import Refused, performed_then_waited
 from proctor.computer._routing import check_url, denied, origin
 from proctor.errors import ComputerError
 
@@ -56,7 +58,7 @@ async def dispatch(c: BrowserComputer, action: a.Action, facts: Facts) -> Handle
         case a.Check():
             return await check(c, action)
         case a.Press():
-            return await press(c, action)
+            return await press(c, action, facts)
         case a.Type():
             return await type_text(c, action)
         case a.Scroll():
@@ -95,6 +97,29 @@ async def dispatch(c: BrowserComputer, action: a.Action, facts: Facts) -> Handle
             return Handled("done", action.answer)
         case _:
             assert_never(action)
+
+
+async def delivered(c: BrowserComputer, action: Awaitable[None], facts: Facts) -> None:
+    """Await an input that may start a navigation (a form post, a link).
+
+    Playwright holds the input until a navigation it started commits, within the
+    action timeout. When only that wait runs out, the page took the input: the step
+    is done (a retry would post twice), and this waits on (``NAV_TIMEOUT_MS``) for
+    the navigation to commit, so that ``settle`` waits for the new document.
+    """
+    page = c.page
+    past = c.navigations[page]
+    try:
+        await action
+    except PlaywrightTimeout as exc:
+        if not performed_then_waited(exc):
+            raise
+        committed = await c.wait_navigated(page, past, NAV_TIMEOUT_MS / 1000)
+        facts["navigation"] = (
+            "slow: committed after the input's own wait ran out"
+            if committed
+            else f"slow: not committed {NAV_TIMEOUT_MS // 1000}s after the input"
+        )
 
 
 async def settle(c: BrowserComputer) -> None:
@@ -144,14 +169,16 @@ async def click(c: BrowserComputer, action: a.Click, facts: Facts) -> Handled:
             # sent. force: no actionability checks, the click lands at this point.
             # (Playwright does not wait for navigations inside child frames.)
             offset = await hit.element.evaluate(js.PADDING_OFFSET_JS, [hit.x, hit.y])
-            await hit.element.click(position=offset, force=True, **action.mouse())
+            await delivered(
+                c, hit.element.click(position=offset, force=True, **action.mouse()), facts
+            )
     else:
         loc = locator(c, target)
         # Chromium reports a download link's download only after the click
         # returns; note it so act waits for it instead of racing it.
         if await loc.evaluate_all(js.DOWNLOAD_LINK_JS):
             c.pending.expected += 1
-        await loc.click(**action.mouse())
+        await delivered(c, loc.click(**action.mouse()), facts)
     await settle(c)
     return Handled(f"clicked {target.describe()}; now at {c.page.url}")
 
@@ -230,7 +257,7 @@ async def check(c: BrowserComputer, action: a.Check) -> Handled:
     return Handled(f"{'checked' if action.checked else 'unchecked'} {target.describe()}")
 
 
-async def press(c: BrowserComputer, action: a.Press) -> Handled:
+async def press(c: BrowserComputer, action: a.Press, facts: Facts) -> Handled:
     target = action.target()
     if action.key is None:
         raise ValueError(
@@ -239,7 +266,7 @@ async def press(c: BrowserComputer, action: a.Press) -> Handled:
     if target is None:
         await c.page.keyboard.press(action.key)
     else:
-        await locator(c, target).press(action.key)
+        await delivered(c, locator(c, target).press(action.key), facts)
     await settle(c)
     return Handled(f"pressed {action.key}")
 

@@ -5,21 +5,26 @@ machine the wait can run out while the browser, its driver or this process is no
 being scheduled at all: the element was there, nothing answered. Such a timeout is
 the machine's, and counting it against the agent would score the infrastructure.
 
-While an action runs longer than ``GRACE_S``, a watch makes one cheap round trip
-to the browser process every ``PING_EVERY_S`` (``context.cookies()``: through the
-driver and the browser, not the page's renderer, so a page busy with its own
-scripts is not read as a stall) and measures how late its own timer fires. The
-worst of those is the action's stall; a timeout with a stall of ``STALL_S`` or more
-is an infra fault (``_act._dispatch``), retried and recorded, never scored.
+While an action runs longer than ``GRACE_S``, a watch makes cheap round trips
+every ``PING_EVERY_S``: to the browser process (``context.cookies()``, through the
+driver) and to the page's renderer (evaluating ``0`` in the action's page), and it
+measures how late its own timer fires. A stalled renderer looks, from Playwright's
+call log, exactly like a missing element ("waiting for locator(...)"), and the
+browser process answers all the while; hence the second ping. Fixture pages run no
+long scripts, so a renderer that cannot evaluate ``0`` for ``STALL_S`` is not being
+scheduled. The worst pause is the action's stall; a timeout with a stall of
+``STALL_S`` or more is an infra fault (``_act._dispatch``), retried and recorded,
+never scored.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
-from playwright.async_api import BrowserContext
+from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
 GRACE_S = 0.5
@@ -34,13 +39,14 @@ class StallWatch:
     """The longest pause seen while one action ran."""
 
     context: BrowserContext
+    page: Page | None
     worst: float = 0.0
     pinging_since: float | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     @classmethod
-    def start(cls, context: BrowserContext) -> StallWatch:
-        watch = cls(context)
+    def start(cls, context: BrowserContext, page: Page | None) -> StallWatch:
+        watch = cls(context, page)
         watch.task = asyncio.get_running_loop().create_task(watch._watch())
         return watch
 
@@ -61,14 +67,29 @@ class StallWatch:
         loop = asyncio.get_running_loop()
         await self._sleep(loop, GRACE_S)
         while True:
-            self.pinging_since = loop.time()
-            try:
-                await self.context.cookies()
-            except PlaywrightError:
+            if not await self._ping(loop, self.context.cookies()):
                 return  # a closed context: the action's own error says why
-            self._saw(loop.time() - self.pinging_since)
-            self.pinging_since = None
+            page = self.page
+            if page is not None and not await self._ping(loop, page.evaluate("0")):
+                # closed by the action, the browser pings go on; or navigated, ping on
+                self.page = None if page.is_closed() else page
             await self._sleep(loop, PING_EVERY_S)
+
+    async def _ping(self, loop: asyncio.AbstractEventLoop, trip: Awaitable[object]) -> bool:
+        """One round trip, its time seen as a pause; False when it failed.
+
+        A trip fails when its target closed or, for the page, when a navigation
+        replaced the document mid-trip: neither says the machine stalled.
+        """
+        self.pinging_since = loop.time()
+        try:
+            await trip
+        except PlaywrightError:
+            self.pinging_since = None
+            return False
+        self._saw(loop.time() - self.pinging_since)
+        self.pinging_since = None
+        return True
 
     async def _sleep(self, loop: asyncio.AbstractEventLoop, seconds: float) -> None:
         began = loop.time()
