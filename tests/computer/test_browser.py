@@ -727,10 +727,18 @@ async def test_a_timeout_while_the_page_renderer_stalls_is_an_infra_fault(
         assert ok.status == "ok", ok.error
 
 
-async def test_a_click_whose_post_outlasts_the_action_timeout_is_done_once(
-    env: Env, tmp_path: Path
+@pytest.mark.parametrize(
+    "submit",
+    [
+        {"op": "click", "role": "button", "name": "Sign up"},
+        {"op": "press", "role": "textbox", "name": "Full name", "key": "Enter"},
+    ],
+    ids=["click", "enter"],
+)
+async def test_an_input_whose_post_outlasts_the_action_timeout_is_done_once(
+    env: Env, tmp_path: Path, submit: dict[str, str]
 ) -> None:
-    """The page took the click; only its post was slow: not a failed step to retry."""
+    """The page took the input; only its post was slow: not a failed step to retry."""
     async with computer(env, tmp_path, f"{LAB}/form") as comp:
         assert comp.context is not None
         comp.context.set_default_timeout(1_000)
@@ -741,14 +749,35 @@ async def test_a_click_whose_post_outlasts_the_action_timeout_is_done_once(
 
         await comp.context.route("**/submit/signup", slow)
         await act(comp, op="fill", role="textbox", name="Full name", value="Ada Lovelace")
-        step = await act(comp, op="click", role="button", name="Sign up")
+        step = await act(comp, **submit)
         assert step.status == "ok", step.error
-        assert step.facts["navigation"].startswith("slow"), step.facts
+        assert step.facts["navigation"].startswith("slow: committed"), step.facts
         assert comp.page.url == f"{LAB}/submitted/signup/1"
-        assert step.output.endswith(f"now at {LAB}/submitted/signup/1"), step.output
+        assert "Submission #1 (signup) was accepted." in (await comp.observe()).snapshot
+        missing = await act(comp, op="press", selector="#missing", key="Enter")
+        assert missing.status == "error" and "navigation" not in missing.facts  # never found
         attempt = comp.options.attempt
     posts = [r for r in env.server.log.for_attempt(attempt) if r.method == "POST"]
     assert len(posts) == 1
+
+
+async def test_a_page_too_slow_to_open_is_the_agents_timeout_not_a_stall(
+    env: Env, tmp_path: Path
+) -> None:
+    """DevTools holds commands to a renderer while it navigates: no renderer ping then."""
+    async with computer(env, tmp_path, f"{LAB}/clicks") as comp:
+        assert comp.context is not None
+        comp.context.set_default_navigation_timeout(3_000)
+
+        async def slow(route: Any) -> None:
+            await asyncio.sleep(4.0)
+            with contextlib.suppress(Exception):
+                await route.continue_()
+
+        await comp.context.route("**/form", slow)
+        step = await act(comp, op="navigate", url=f"{LAB}/form")
+        assert step.status == "error", step.error
+        assert step.error is not None and "Timeout" in step.error
 
 
 async def test_a_covered_element_says_it_is_covered(env: Env, tmp_path: Path) -> None:

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 
 DOWNLOAD_TIMEOUT_S = 15.0
 POPUP_TIMEOUT_S = 5.0
+NAVIGATING = (a.Navigate, a.Back)
+"""Ops that wait on a page load: DevTools holds every command to a renderer until a
+pending navigation commits, so their stall watch does not ping the page (a slow
+page is not a stalled machine)."""
 
 
 async def act(c: BrowserComputer, action: a.Action) -> Step:
@@ -112,7 +116,7 @@ async def _dispatch(
         BrowserFault: the browser or its driver died, or a timeout ran out while the
             machine was stalled (``_stall``): neither is the agent's failure.
     """
-    page = c.page if c.pages else None
+    page = c.page if c.pages and not isinstance(action, NAVIGATING) else None
     stall = StallWatch.start(c.context, page) if c.context is not None else None
     try:
         output, data = await _handlers.dispatch(c, action, facts)

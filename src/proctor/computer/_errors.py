@@ -30,13 +30,27 @@ def first_line(exc: BaseException) -> str:
 NAVIGATION_WAIT = "waiting for scheduled navigations to finish"
 
 
+def _call_log(exc: BaseException) -> list[str]:
+    return [ln.strip(" -") for ln in str(exc).splitlines() if ln.strip()]
+
+
 def performed_then_waited(exc: BaseException) -> bool:
-    """Whether a timed-out input was performed and only the navigation it started was late.
+    """Whether a timed-out pointer input was performed and only a navigation was late.
 
     Playwright's call log ends with ``NAVIGATION_WAIT`` after the input ("click
     action done"): the page took the input and is loading what it asked for.
     """
-    log = [ln.strip(" -") for ln in str(exc).splitlines() if ln.strip()]
+    log = _call_log(exc)
     return (
         bool(log) and log[-1] == NAVIGATION_WAIT and any(ln.endswith("action done") for ln in log)
     )
+
+
+def reached_the_key_press(exc: BaseException) -> bool:
+    """Whether a timed-out key press got past finding its element (``elementHandle.press``).
+
+    Its log says no more: focusing, pressing and waiting for a navigation it started
+    all come after that line (``_handlers.delivered`` waits for the commit).
+    """
+    log = _call_log(exc)
+    return bool(log) and log[-1].startswith("elementHandle.press(")

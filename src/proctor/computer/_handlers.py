@@ -22,7 +22,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from proctor.computer import _observe
 from proctor.computer import _scripts as js
 from proctor.computer import actions as a
-from proctor.computer._errors import Refused, performed_then_waited
+from proctor.computer._errors import Refused, performed_then_waited, reached_the_key_press
 from proctor.computer._routing import check_url, denied, origin
 from proctor.errors import ComputerError
 
@@ -100,21 +100,29 @@ async def dispatch(c: BrowserComputer, action: a.Action, facts: Facts) -> Handle
 
 
 async def delivered(c: BrowserComputer, action: Awaitable[None], facts: Facts) -> None:
-    """Await an input that may start a navigation (a form post, a link).
+    """Await an input that may start a navigation (a form post, a link, Enter).
 
     Playwright holds the input until a navigation it started commits, within the
     action timeout. When only that wait runs out, the page took the input: the step
     is done (a retry would post twice), and this waits on (``NAV_TIMEOUT_MS``) for
     the navigation to commit, so that ``settle`` waits for the new document.
+
+    A click's call log says it was performed. A key press's says only that its
+    element was found (``elementHandle.press``); what follows (focus, the key, the
+    navigation wait) takes no time unless a navigation is pending, so the press is
+    done if the page commits a navigation within the bound, and failed if not.
     """
     page = c.page
     past = c.navigations[page]
     try:
         await action
     except PlaywrightTimeout as exc:
-        if not performed_then_waited(exc):
+        clicked = performed_then_waited(exc)
+        if not (clicked or reached_the_key_press(exc)):
             raise
         committed = await c.wait_navigated(page, past, NAV_TIMEOUT_MS / 1000)
+        if not (committed or clicked):
+            raise
         facts["navigation"] = (
             "slow: committed after the input's own wait ran out"
             if committed

@@ -12,9 +12,12 @@ measures how late its own timer fires. A stalled renderer looks, from Playwright
 call log, exactly like a missing element ("waiting for locator(...)"), and the
 browser process answers all the while; hence the second ping. Fixture pages run no
 long scripts, so a renderer that cannot evaluate ``0`` for ``STALL_S`` is not being
-scheduled. The worst pause is the action's stall; a timeout with a stall of
-``STALL_S`` or more is an infra fault (``_act._dispatch``), retried and recorded,
-never scored.
+scheduled, or a navigation is pending (DevTools holds commands to a renderer until
+it commits): for a fixture site that is a server that did not answer, not the
+agent's failure either. Ops that wait on a load themselves (``_act.NAVIGATING``)
+are not watched on the page, so a slow page they open stays the agent's timeout.
+The worst pause is the action's stall; a timeout with a stall of ``STALL_S`` or more
+is an infra fault (``_act._dispatch``), retried and recorded, never scored.
 """
 
 from __future__ import annotations
