@@ -269,6 +269,17 @@ async def computer(
         env.server.end(attempt)
 
 
+def held(seconds: float) -> Any:
+    """A route handler that holds each request ``seconds`` before it goes on."""
+
+    async def hold(route: Any) -> None:
+        await asyncio.sleep(seconds)
+        with contextlib.suppress(Exception):  # the page gave up on it meanwhile
+            await route.continue_()
+
+    return hold
+
+
 async def act(comp: BrowserComputer, **action: Any) -> Step:
     return await comp.act(ACTION.validate_python(action))
 
@@ -553,12 +564,7 @@ async def test_a_post_inside_a_frame_is_waited_for_before_the_next_observation(
     """Playwright waits for a main-frame navigation a click starts, never a framed one."""
     async with computer(env, tmp_path, f"{LAB}/framed-form") as comp:
         assert comp.context is not None
-
-        async def slow(route: Any) -> None:  # the post takes its time reaching the server
-            await asyncio.sleep(1.0)
-            await route.continue_()
-
-        await comp.context.route("**/submit/signup", slow)
+        await comp.context.route("**/submit/signup", held(1.0))  # a post slow to arrive
         step = await act(comp, op="click", x=300, y=150)
         assert step.status == "ok" and step.facts["in_frame"] is True
         seen = await comp.observe()
@@ -742,12 +748,7 @@ async def test_an_input_whose_post_outlasts_the_action_timeout_is_done_once(
     async with computer(env, tmp_path, f"{LAB}/form") as comp:
         assert comp.context is not None
         comp.context.set_default_timeout(1_000)
-
-        async def slow(route: Any) -> None:
-            await asyncio.sleep(1.6)
-            await route.continue_()
-
-        await comp.context.route("**/submit/signup", slow)
+        await comp.context.route("**/submit/signup", held(1.6))
         await act(comp, op="fill", role="textbox", name="Full name", value="Ada Lovelace")
         step = await act(comp, **submit)
         assert step.status == "ok", step.error
@@ -768,13 +769,7 @@ async def test_a_page_too_slow_to_open_is_the_agents_timeout_not_a_stall(
     async with computer(env, tmp_path, f"{LAB}/clicks") as comp:
         assert comp.context is not None
         comp.context.set_default_navigation_timeout(3_000)
-
-        async def slow(route: Any) -> None:
-            await asyncio.sleep(4.0)
-            with contextlib.suppress(Exception):
-                await route.continue_()
-
-        await comp.context.route("**/form", slow)
+        await comp.context.route("**/form", held(4.0))
         step = await act(comp, op="navigate", url=f"{LAB}/form")
         assert step.status == "error", step.error
         assert step.error is not None and "Timeout" in step.error

@@ -349,6 +349,12 @@ async def end_tree(
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(process.wait(), max(1.0, deadline - loop.time()))
     left = still | {pid for pid in scan() if _running(pid)}
+    # A member re-parented here (the jail's PID-namespace init, once unshare is gone)
+    # may still be ending: it waits for its namespace to empty. Wait for it (bounded),
+    # then reap, so that neither it nor its namespace outlives this call.
+    stats = {pid: _stat(pid) for pid in members - {root} - left}
+    ours = {pid for pid, stat in stats.items() if stat is not None and stat[0] == os.getpid()}
+    left |= await wait_exited(ours, max(0.5, deadline - loop.time()))
     _reap(members - {root})
     return Ended(left=frozenset(left), escaped=frozenset(by_mark - by_tree))
 
