@@ -6,7 +6,7 @@ PYTEST_ARGS ?=
 # turns that off: without it every process the tests start compiles proctor again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test durations bench lint verify bootstrap clean
+.PHONY: run test bench lint verify bootstrap clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -15,13 +15,8 @@ run: bootstrap
 	$(BIN)/proctor run --tier local
 
 # The slowest tests are listed at the end: where the suite's time goes, run by run.
-# tests/durations.json tells the scheduler which tests are long (tests/_schedule.py).
 test: bootstrap
 	$(BIN)/python -m pytest -n 4 --dist worksteal --durations=30 $(PYTEST_ARGS)
-
-# The whole suite, recording each long test's seconds into tests/durations.json.
-durations: bootstrap
-	PROCTOR_RECORD_DURATIONS=tests/durations.json $(BIN)/python -m pytest -n 4 --dist worksteal $(PYTEST_ARGS)
 
 verify: bootstrap
 	$(BIN)/proctor verify --tier local

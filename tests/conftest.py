@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from _schedule import DurationRecorder, deal, measured, workers
 from proctor.records import AttemptRecord
 from proctor.runner import PlanItem, RunOptions, Worker, parse_arm, run_attempt
 from proctor.scenario import LoadedScenario, load_catalog
@@ -18,16 +17,10 @@ from proctor.world import all_sites
 os.environ["PROCTOR_RETRY_DELAYS"] = "0"
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    record = os.environ.get("PROCTOR_RECORD_DURATIONS")
-    if record and not hasattr(config, "workerinput"):
-        config.pluginmanager.register(DurationRecorder(Path(record)), "proctor-durations")
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Long tests first, spread over the xdist workers (``_schedule``), so none starts
-    late or queues behind another long one on the same worker."""
-    items[:] = deal(items, workers(config), measured())
+    """Slow tests first: pytest-xdist hands them out before the many short ones, so no
+    long test starts last and leaves the other workers idle while it runs alone."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="session")

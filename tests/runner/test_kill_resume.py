@@ -141,25 +141,14 @@ def _not_a_subreaper() -> Iterator[None]:
         prctl(PR_SET_CHILD_SUBREAPER, was.value, 0, 0, 0)
 
 
-@pytest.fixture(scope="module")
-def whole(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The uninterrupted run, made once per test process (xdist spreads the executors)."""
-    return uninterrupted(tmp_path_factory.mktemp("whole"))
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    ("extra", "kills"),
-    [(extra, kills) for _, extra, kills in EXECUTORS],
-    ids=[name for name, _, _ in EXECUTORS],
-)
-def test_killed_twice_and_resumed_equals_an_uninterrupted_run(
-    tmp_path: Path, whole: Path, extra: list[str], kills: int
-) -> None:
-    """One test per executor, each its own process under xdist: together they take minutes."""
-    if "ray" in extra and importlib.util.find_spec("ray") is None:
-        pytest.skip("Ray is an extra; bootstrap installs it for the tests")
-    killed_twice_and_resumed(tmp_path / "cut", whole, extra, kills)
+def test_killed_twice_and_resumed_equals_an_uninterrupted_run(tmp_path: Path) -> None:
+    """One test for the three executors, so the uninterrupted run is made once."""
+    whole = uninterrupted(tmp_path / "whole")
+    for name, extra, kills in EXECUTORS:
+        if name == "ray" and importlib.util.find_spec("ray") is None:
+            continue  # Ray is an extra; bootstrap installs it for the tests
+        killed_twice_and_resumed(tmp_path / name, whole, extra, kills)
 
 
 def killed_twice_and_resumed(
