@@ -86,6 +86,12 @@ def _option(config: Mapping[str, Any], key: str) -> Any:
 def tidy(run_dir: Path, done: Sequence[str]) -> None:
     """Drop web.jsonl lines of attempts not done, temp files and control files left by a kill."""
     _prune_web_log(run_dir / "web.jsonl", set(done))
+    drop_temps(run_dir)
+    drop_controls(run_dir)
+
+
+def drop_temps(run_dir: Path) -> None:
+    """Remove the atomic writes' temp files that a kill or an interrupt cut short."""
     attempts = run_dir / "attempts"
     if attempts.is_dir():
         for tmp in attempts.rglob(".*.tmp"):
@@ -94,7 +100,6 @@ def tidy(run_dir: Path, done: Sequence[str]) -> None:
     for tmp in run_dir.glob(".*.tmp"):
         with contextlib.suppress(OSError):
             tmp.unlink()
-    drop_controls(run_dir)
 
 
 def drop_controls(run_dir: Path) -> None:

@@ -26,7 +26,7 @@ from proctor.runner._executor import Executor, InlineExecutor
 from proctor.runner._leftovers import claim, clean, find_leftovers, release
 from proctor.runner._plan import PlanItem
 from proctor.runner._record import AttemptOutput, attempt_folder, skipped_record, write_attempt
-from proctor.runner._resume import drop_controls, load_done, tidy
+from proctor.runner._resume import drop_controls, drop_temps, load_done, tidy
 from proctor.runner._schedule import drive
 from proctor.runner._worker import RunOptions, SealState
 
@@ -177,8 +177,10 @@ async def execute(
         finally:
             await executor.close()
             release(run_dir)
-            # The leg's workers are closed: a file left is a killed worker's or an older leg's.
+            # The leg's workers are closed: a file left is a killed worker's or an older leg's,
+            # and a temp file left is a write an interrupt cut short.
             drop_controls(run_dir)
+            drop_temps(run_dir)
     scratch_root = run_dir / "scratch"
     if scratch_root.is_dir() and not any(scratch_root.iterdir()):
         scratch_root.rmdir()
