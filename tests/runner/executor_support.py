@@ -71,7 +71,29 @@ def summary_without_times(run_dir: Path) -> Any:
     summary = json.loads((run_dir / "summary.json").read_text())
     for key in ("label", "started_at", "finished_at"):
         summary.pop(key, None)
+    summary["causes"] = _without_recovered_faults(summary.get("causes", []))
     return _drop_timed_metrics(without_times(summary))
+
+
+def _without_recovered_faults(causes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The causes without faults retried away: a loaded machine's stall, not the run's.
+
+    An attempt whose every try failed on infra stays: its result differs, so the
+    records differ too.
+    """
+    kept: list[dict[str, Any]] = []
+    for group in causes:
+        if group.get("cause") == "infra":
+            attempts = [
+                a
+                for a in group["attempts"]
+                if not str(a.get("detail", "")).startswith("retried, then ")
+            ]
+            if not attempts:
+                continue
+            group = {**group, "attempts": attempts}
+        kept.append(group)
+    return kept
 
 
 def _drop_timed_metrics(value: Any) -> Any:
