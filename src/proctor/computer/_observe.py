@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -70,17 +72,37 @@ async def page_text(computer: BrowserComputer) -> str:
     return str(text)
 
 
+SHOT_TRIES = 3
+SHOT_PAUSE_S = 0.2
+FAST_FAIL_S = 1.0
+"""A capture that failed both ways within ``FAST_FAIL_S`` can be a renderer swapping
+under the page (a cross-site redirect): after a short pause it answers. One that
+hung until its timeout is not tried again, and none after ``SHOT_TRIES``."""
+
+
 async def screenshot_bytes(computer: BrowserComputer) -> bytes | None:
     """A PNG of the observed page; None when the page cannot be captured.
 
     Chromium's fast PNG encoder (through CDP) is about a third quicker than
     Playwright's screenshot, which matters twice per attempt; Playwright's is the
-    fallback.
+    fallback. Both failing is tried again, a bounded number of times.
     """
-    try:
-        page = computer.page
-    except ComputerError:
-        return None
+    for tried in range(1, SHOT_TRIES + 1):
+        try:
+            page = computer.page
+        except ComputerError:
+            return None
+        began = time.monotonic()
+        shot = await _shot(computer, page)
+        failed_fast = time.monotonic() - began < FAST_FAIL_S
+        if shot is not None or page.is_closed() or not failed_fast or tried == SHOT_TRIES:
+            return shot
+        await asyncio.sleep(SHOT_PAUSE_S)
+    return None
+
+
+async def _shot(computer: BrowserComputer, page: Page) -> bytes | None:
+    """One capture: CDP's, else Playwright's; None when both failed."""
     if computer.context is not None:
         try:
             session = await computer.context.new_cdp_session(page)
