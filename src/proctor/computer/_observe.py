@@ -75,9 +75,9 @@ async def page_text(computer: BrowserComputer) -> str:
 SHOT_TRIES = 3
 SHOT_PAUSE_S = 0.2
 FAST_FAIL_S = 1.0
-"""A capture that failed both ways within ``FAST_FAIL_S`` can be a renderer swapping
-under the page (a cross-site redirect): after a short pause it answers. One that
-hung until its timeout is not tried again, and none after ``SHOT_TRIES``."""
+"""A capture that failed both ways within ``FAST_FAIL_S`` is tried again after a short
+pause (once seen on a null attempt, cause unknown; perhaps a renderer swapping under
+the page). One that hung until its timeout is not, and none after ``SHOT_TRIES``."""
 
 
 async def screenshot_bytes(computer: BrowserComputer) -> bytes | None:
