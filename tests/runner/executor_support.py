@@ -34,12 +34,18 @@ def without_try(tag: str) -> str:
     return re.sub(r"#\d+$", "#try", tag)
 
 
+def _machine_speed(key: str, value: Any) -> bool:
+    """A step fact that says only how fast the machine was: an input whose navigation
+    outlasted the input's own wait (``navigation: "slow: ..."``) on a loaded machine."""
+    return key == "navigation" and isinstance(value, str) and value.startswith("slow:")
+
+
 def without_times(value: Any) -> Any:
     if isinstance(value, dict):
         return {
             k: without_try(v) if k == "attempt" and isinstance(v, str) else without_times(v)
             for k, v in value.items()
-            if k not in VARYING
+            if k not in VARYING and not _machine_speed(k, v)
         }
     if isinstance(value, list):
         return [without_times(v) for v in value]
