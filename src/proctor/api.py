@@ -100,12 +100,14 @@ def select_scenarios(
     *,
     tiers: Sequence[str] = (),
     only: Sequence[str] = (),
+    capabilities: Sequence[str] = (),
     folders: Sequence[Path] = (),
     shipped: bool = True,
 ) -> list[LoadedScenario]:
-    """The shipped suite (and ``folders``), narrowed to ``tiers`` and ``only`` ids."""
+    """The shipped suite (and ``folders``), narrowed to ``tiers``, ``only`` ids and
+    scenarios listing every one of ``capabilities``."""
     catalog = load_catalog(list(folders), sites=set(all_sites()), shipped=shipped)
-    return catalog.select(tiers=list(tiers), only=list(only))
+    return catalog.select(tiers=list(tiers), only=list(only), capabilities=list(capabilities))
 
 
 @dataclass(frozen=True)
@@ -307,6 +309,9 @@ class Run:
             raise RunError("no scenario to run; `proctor list` shows them")
         if resume and not label:
             raise RunError("--resume needs the --label of the run to continue")
+        # Once, here: every path derived from it (scratch, placeholders, the jail's
+        # covers, what agents and apps are told) is absolute, whatever the cwd later is.
+        results = results.absolute()
         options = options or RunOptions()
         options = replace(options, clock=run_clock(options, results, label, resume))
         parsed = [a if isinstance(a, Arm) else parse_arm(a) for a in arms]

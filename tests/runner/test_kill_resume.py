@@ -14,6 +14,7 @@ import ctypes
 import importlib.util
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -213,6 +214,9 @@ def test_ctrl_c_ends_the_attempts_in_flight_reaps_and_exits_130(tmp_path: Path) 
         process.send_signal(signal.SIGINT)
         code = process.wait(90)
         assert code == 130, (code, done_count(run_dir), said.read_text()[-3000:])
+        # the exact command that continues the run: what was typed, and --resume
+        again = shlex.join(["proctor", *command(results, "int", ["--workers", "2"])[1:]])
+        assert f"  {again} --resume\n" in said.read_text(), said.read_text()[-3000:]
     finally:
         process.kill()
         process.wait(30)

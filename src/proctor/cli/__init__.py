@@ -10,6 +10,7 @@ import typer
 
 from proctor._text import console, markup
 from proctor.cli import (
+    _usage,
     calibrate,
     cleanup,
     compare,
@@ -117,15 +118,18 @@ def main() -> None:
         sys.exit(130)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except Exception as exc:  # click's usage errors
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        if isinstance(exc, click.exceptions.Abort):
-            sys.exit(130)
-        raise
+    except typer.Abort:
+        sys.exit(130)
+    except Exception as exc:
+        usage = _usage.usage_of(exc)
+        if usage is None:
+            if type(exc).__name__ == "Abort":  # click's own Abort (Ctrl-C at a prompt)
+                sys.exit(130)
+            raise
+        if usage.help_text is not None:
+            sys.stdout.write(usage.help_text + "\n")
+        _print_error(usage.line)
+        sys.exit(usage.exit_code)
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -21,12 +21,35 @@ ScenariosOpt = Annotated[
 ]
 TierOpt = Annotated[list[str] | None, typer.Option("--tier", help="Only this tier (repeatable).")]
 OnlyOpt = Annotated[
-    str | None, typer.Option("--only", help="Only these scenario ids, comma-separated.")
+    str | None,
+    typer.Option(
+        "--only", "--scenario", help="Only these scenario ids, comma-separated (alias --scenario)."
+    ),
+]
+CapabilityOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--capability",
+        help="Only scenarios whose capabilities list NAME (repeatable: all must be listed).",
+    ),
 ]
 ResultsOpt = Annotated[Path, typer.Option("--results", help="Results folder.")]
 JsonOpt = Annotated[
     bool, typer.Option("--json", help="Print JSON for scripts (shape: README, Output for scripts).")
 ]
+
+
+def shown(path: Path | str) -> str:
+    """A path as a person reads it: relative to the working folder when inside it.
+
+    Runs keep absolute paths (``results`` is resolved once, at start); the terminal
+    shows ``results/<label>/...`` as the user typed it.
+    """
+    given = Path(path)
+    try:
+        return str(given.relative_to(Path.cwd()))
+    except ValueError:
+        return str(given)
 
 
 def emit_json(value: object) -> None:

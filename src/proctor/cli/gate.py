@@ -21,7 +21,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from proctor._text import console as safe_console
 from proctor._text import markup
 from proctor.api import RunFolder
-from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt, catalog, split_only
+from proctor.cli._common import (
+    CapabilityOpt,
+    OnlyOpt,
+    ResultsOpt,
+    ScenariosOpt,
+    TierOpt,
+    catalog,
+    split_only,
+)
 from proctor.cli._scale import default_retry_delays
 from proctor.records import AttemptRecord, check_label
 from proctor.report import load_targets
@@ -114,6 +122,7 @@ class GateArgs:
 
     tier: list[str] | None
     only: str | None
+    capability: list[str] | None
     scenarios: list[Path] | None
     repeat: int
     gate_file: Path | None
@@ -129,6 +138,7 @@ class GateArgs:
 _SHARED: tuple[tuple[str, Any, Any], ...] = (
     ("tier", TierOpt, None),
     ("only", OnlyOpt, None),
+    ("capability", CapabilityOpt, None),
     ("scenarios", ScenariosOpt, None),
     ("repeat", RepeatOpt, 5),
     ("gate_file", GateOpt, None),
@@ -200,7 +210,8 @@ def gate_job(baseline: SideSpec, candidate: SideSpec, args: GateArgs) -> int:
         check_label(label)
     console = _console()
     gate = load_gate(gate_path)
-    wanted = None if tier else {CANARY, *gate.hashes(), *split_only(only)}
+    capability = args.capability or []
+    wanted = None if tier or capability else {CANARY, *gate.hashes(), *split_only(only)}
     cat = catalog_for(scenarios, wanted)
     if not set(split_only(only)) <= cat.scenarios.keys():
         cat = catalog(scenarios)  # the whole suite, so --only's error can suggest ids
@@ -209,9 +220,9 @@ def gate_job(baseline: SideSpec, candidate: SideSpec, args: GateArgs) -> int:
         console.print(
             f"gate.json: {removal.scenario} is not gating: {removal.reason}", markup=False
         )
-    chosen = bool(tier or only)
+    chosen = bool(tier or only or capability)
     if chosen:
-        picked = cat.select(tiers=tier or [], only=split_only(only))
+        picked = cat.select(tiers=tier or [], only=split_only(only), capabilities=capability)
     else:
         picked = [cat.scenarios[sid] for sid in sorted(gate.active(current))]
     planned = [p for p in picked if p.scenario.id != CANARY]

@@ -6,6 +6,7 @@ from rich.table import Table
 
 from proctor._text import console, markup
 from proctor.cli._common import (
+    CapabilityOpt,
     JsonOpt,
     ScenariosOpt,
     TierOpt,
@@ -17,14 +18,17 @@ from proctor.cli._common import (
 
 
 def list_scenarios(
-    tier: TierOpt = None, scenarios: ScenariosOpt = None, json: JsonOpt = False
+    tier: TierOpt = None,
+    capability: CapabilityOpt = None,
+    scenarios: ScenariosOpt = None,
+    json: JsonOpt = False,
 ) -> None:
     """List scenarios: id, tier, category, status and title.
 
     ``--json`` prints ``{"scenarios": [{"id", "tier", "category", "status", "title",
-    "path"}], "count": N}``.
+    "capabilities", "path"}], "count": N}``.
     """
-    picked = catalog(scenarios).select(tiers=tier or [])
+    picked = catalog(scenarios).select(tiers=tier or [], capabilities=capability or [])
     if json:
         rows = [
             {
@@ -33,6 +37,7 @@ def list_scenarios(
                 "category": s.scenario.category,
                 "status": s.scenario.status,
                 "title": s.scenario.title,
+                "capabilities": s.scenario.capabilities,
                 "path": str(s.path),
             }
             for s in picked

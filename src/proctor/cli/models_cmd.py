@@ -23,6 +23,7 @@ from proctor._text import markup
 from proctor.agents.llm import is_model_spec, parse_model_spec
 from proctor.api import EXIT_UNSCORED, Run, RunOutcome
 from proctor.cli._common import (
+    CapabilityOpt,
     OnlyOpt,
     ResultsOpt,
     ScenariosOpt,
@@ -30,6 +31,7 @@ from proctor.cli._common import (
     add_whole_column,
     catalog,
     print_whole,
+    shown,
     split_only,
 )
 from proctor.cli._models import (
@@ -178,6 +180,7 @@ def models(
     ],
     tier: TierOpt = None,
     only: OnlyOpt = None,
+    capability: CapabilityOpt = None,
     scenarios: ScenariosOpt = None,
     repeat: Annotated[
         int, typer.Option("--repeat", min=1, help="Attempts per scenario x arm (the k of pass^k).")
@@ -201,7 +204,7 @@ def models(
 
     One plan over every arm: each scenario x arm x repeat, with the arm order rotating
     by repeat (repeat 2 starts with the second arm), so no arm always runs first.
-    Without --tier or --only the model tier runs. An arm is named by its model id
+    Without --tier, --only or --capability the model tier runs. An arm is named by its model id
     (-plan, -vision, -computer for those options; -2, -3 when two would share a name) unless
     given as NAME=SPEC.
 
@@ -224,11 +227,13 @@ def models(
             f"proctor models needs at least two model arms, got {len(named)}; "
             "e.g. proctor models openai:gpt-4.1-mini anthropic:claude-sonnet-4-5"
         )
-    tiers = tier or ([] if only else [DEFAULT_TIER])
-    picked = catalog(scenarios).select(tiers=tiers, only=split_only(only))
+    tiers = tier or ([] if only or capability else [DEFAULT_TIER])
+    picked = catalog(scenarios).select(
+        tiers=tiers, only=split_only(only), capabilities=capability or []
+    )
     if not picked:
         raise RunError(
-            "no scenario matches --tier/--only (without them: the model tier); "
+            "no scenario matches --tier/--only/--capability (without them: the model tier); "
             "`proctor list` shows them"
         )
     texts = model_specs([f"{name}={spec}" for name, spec in named], vision=vision, prices=prices)
@@ -264,7 +269,7 @@ def models(
     print_page(page, console)
     console.print()
     if outcome.reports is not None:
-        print_diagnose(outcome.reports.summary.causes, str(outcome.folder.path), console)
+        print_diagnose(outcome.reports.summary.causes, shown(outcome.folder.path), console)
         print_paths(outcome.reports.paths, console)
     _print_compare_paths(paths, console)
     code = outcome.exit_code

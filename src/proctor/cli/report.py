@@ -11,7 +11,7 @@ from rich.console import Console
 
 from proctor._text import console as safe_console
 from proctor._text import markup
-from proctor.cli._common import ResultsOpt
+from proctor.cli._common import ResultsOpt, shown
 from proctor.report import (
     ReportPaths,
     load_run,
@@ -32,7 +32,7 @@ TargetsOpt = Annotated[
 def print_paths(paths: ReportPaths, console: Console) -> None:
     # soft_wrap keeps each path on one line, so it can be copied or clicked.
     for head, path in (("report:", paths.html), ("", paths.markdown), ("", paths.summary)):
-        console.print(f"{head:<8}{markup(path)}", highlight=False, soft_wrap=True)
+        console.print(f"{head:<8}{markup(shown(path))}", highlight=False, soft_wrap=True)
 
 
 def report(

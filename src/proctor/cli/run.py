@@ -16,7 +16,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from proctor._text import console as safe_console
 from proctor.api import EXIT_UNSCORED, Run, exit_code
-from proctor.cli._common import OnlyOpt, ResultsOpt, ScenariosOpt, TierOpt, catalog, split_only
+from proctor.cli._common import (
+    CapabilityOpt,
+    OnlyOpt,
+    ResultsOpt,
+    ScenariosOpt,
+    TierOpt,
+    catalog,
+    shown,
+    split_only,
+)
+from proctor.cli._interrupt import Stop, say_interrupted, stoppable
 from proctor.cli._models import (
     JudgeOpt,
     PersonaOpt,
@@ -58,6 +68,7 @@ __all__ = ["exit_code", "run"]
 def run(
     tier: TierOpt = None,
     only: OnlyOpt = None,
+    capability: CapabilityOpt = None,
     scenarios: ScenariosOpt = None,
     arm: Annotated[
         list[str] | None,
@@ -106,9 +117,11 @@ def run(
     """
     if label is not None:
         check_label(label)
-    picked = catalog(scenarios).select(tiers=tier or [], only=split_only(only))
+    picked = catalog(scenarios).select(
+        tiers=tier or [], only=split_only(only), capabilities=capability or []
+    )
     if not picked:
-        raise RunError("no scenario matches --tier/--only; `proctor list` shows them")
+        raise RunError("no scenario matches --tier/--only/--capability; `proctor list` shows them")
     if resume and not label:
         raise RunError("--resume needs the --label of the run to continue")
     bars = load_targets(targets)
@@ -128,9 +141,12 @@ def run(
         persona=the_persona,
         time_scale=time_scale,
     )
+    selection = {
+        "tiers": tier or [], "only": split_only(only), "capabilities": capability or []
+    }  # fmt: skip
     planned = Run.open(
         picked, arms, repeat=repeat, options=options, results=results, label=label,
-        resume=resume, targets=bars, config={"tiers": tier or [], "only": split_only(only)},
+        resume=resume, targets=bars, config=selection,
         executor=kind, workers=count, ray_address=ray_address, budget_usd=budget,
         strict=strict,
     )  # fmt: skip
@@ -155,14 +171,20 @@ def run(
             else:
                 progress.advance(task)
 
-        outcome = asyncio.run(planned.execute(progress=hook))
+        stop = Stop()
+        try:
+            outcome = asyncio.run(stoppable(planned.execute(progress=hook), stop))
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            progress.stop()
+            say_interrupted(stop, planned.folder.label, safe_console(stderr=True))
+            raise typer.Exit(stop.exit_code) from None
     assert outcome.reports is not None  # reports are on for `proctor run`
     summary = outcome.reports.summary
     print_table(summary, console)
     print_metrics(summary, console)
     print_peers(summary, console)
     print_model_facts(outcome.records, arms, console)
-    print_diagnose(summary.causes, str(outcome.folder.path), console)
+    print_diagnose(summary.causes, shown(outcome.folder.path), console)
     print_paths(outcome.reports.paths, console)
     code = outcome.exit_code
     live_failed = sum(r.tier == "live" and r.result in ("failed", "error") for r in outcome.records)

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from proctor._text import safe
 from proctor.cli._common import (
+    CapabilityOpt,
     JsonOpt,
     OnlyOpt,
     ScenariosOpt,
@@ -40,6 +41,7 @@ def obligation_json(v: ObligationVerdict) -> dict[str, object]:
 def verify(
     tier: TierOpt = None,
     only: OnlyOpt = None,
+    capability: CapabilityOpt = None,
     scenarios: ScenariosOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -52,9 +54,11 @@ def verify(
     "actual", "ok", "why"}], "count": N, "held": N, "violated": N, "skipped":
     [{"scenario", "why"}]}`` and nothing else on stdout; the exit code is the same.
     """
-    picked = catalog(scenarios).select(tiers=tier or [], only=split_only(only))
+    picked = catalog(scenarios).select(
+        tiers=tier or [], only=split_only(only), capabilities=capability or []
+    )
     if not picked:
-        raise RunError("no scenario matches --tier/--only; `proctor list` shows them")
+        raise RunError("no scenario matches --tier/--only/--capability; `proctor list` shows them")
     held = {s.scenario.id: why for s in picked if (why := live_skip(s.scenario))}
     picked = [s for s in picked if s.scenario.id not in held]
     if json:

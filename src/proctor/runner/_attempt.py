@@ -28,6 +28,7 @@ from proctor.computer.desktop import AppSpec, DesktopComputer, FocusSteal
 from proctor.errors import (
     AgentError,
     BrowserFault,
+    ComputerError,
     DesktopFault,
     LimitReached,
     LiveFault,
@@ -204,12 +205,7 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
         up = _world_up(worker, item, tag, scratch)
     try:
         with phases.phase("setup"):
-            if up.scenario.world.desktop is not None:
-                computer = await _desktop_up(worker, item, up)
-            else:
-                computer = await _computer_up(worker, item, up)
-                if up.scenario.world.miniwob is not None:
-                    await _check_utterance(up)
+            computer = await _set_up(worker, item, up)
         if worker.options.screenshots:
             with phases.phase("before_png"):
                 before = await computer.screenshot_bytes()
@@ -340,6 +336,32 @@ def _world_up(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> _Up:
     try_number = int(tag.rsplit("#", 1)[1])
     recorder.event("attempt", id=item.attempt_id, try_number=try_number, agent=agent.kind)
     return _Up(tag, scratch, scenario, values, originals, agent, lease, world, recorder, user)
+
+
+async def _set_up(worker: Worker, item: PlanItem, up: _Up) -> BrowserComputer | DesktopComputer:
+    """The try's computer at the scenario's starting state.
+
+    Raises:
+        SetupFault: the starting state was not reached (a set-up step found no control,
+            the start page did not load): an infra fault of the try, never the agent's,
+            and never the end of the run.
+    """
+    try:
+        if up.scenario.world.desktop is not None:
+            return await _desktop_up(worker, item, up)
+        computer = await _computer_up(worker, item, up)
+        if up.scenario.world.miniwob is not None:
+            try:
+                await _check_utterance(up)
+            except BaseException:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(computer.close(), TEARDOWN_TIMEOUT)
+                raise
+        return computer
+    except BrowserFault:
+        raise
+    except ComputerError as exc:
+        raise SetupFault(f"attempt {up.tag}: set-up failed: {exc}") from exc
 
 
 async def _computer_up(worker: Worker, item: PlanItem, up: _Up) -> BrowserComputer:

@@ -148,6 +148,20 @@ def _first(exc: BaseException) -> str:
     return " | ".join(lines[-2:])[:500] if lines else type(exc).__name__
 
 
+def _start_failed(address: str | None, exc: Exception) -> str:
+    """What to say, on one line, when Ray would not start or join: what, and what to do."""
+    said = " ".join(str(exc).split()) or type(exc).__name__
+    if address:
+        return (
+            f"--executor ray: could not join the Ray cluster at {address}: {said}; check it "
+            f"is up (`ray status --address {address}`), or run with --executor pool"
+        )
+    return (
+        f"--executor ray: could not start a local Ray: {said}; a loaded machine may need "
+        "another try, else check free memory and /tmp/ray, or run with --executor pool"
+    )
+
+
 class RayExecutor:
     """Workers as Ray actors; starts a local Ray unless given a cluster address."""
 
@@ -176,9 +190,8 @@ class RayExecutor:
                         configure_logging=False,
                         object_store_memory=128 * 1024 * 1024,
                     )
-            except (ConnectionError, RuntimeError, ValueError) as exc:
-                where = self.address or "a local Ray"
-                raise RunError(f"--executor ray: could not start {where}: {exc}") from exc
+            except Exception as exc:  # Ray's start-up timeout is a bare Exception
+                raise RunError(_start_failed(self.address, exc)) from exc
             self._started_ray = True
         actor_class = ray.remote(num_cpus=1)(_ActorWorker)
         self._slots = [

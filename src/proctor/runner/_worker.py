@@ -110,7 +110,9 @@ class Worker:
         clock: dt.datetime | None = None,
         sites: Iterable[Site] | None = None,
     ) -> None:
-        self.run_dir = run_dir
+        # Absolute: the scratch folder, the placeholders and the jail's covers derive
+        # from it, and an app or agent started elsewhere must find the same files.
+        self.run_dir = run_dir.absolute()
         self.options = options
         self.clock = clock or dt.datetime.now(dt.UTC).replace(microsecond=0)
         self.server = FixtureServer(sites if sites is not None else all_sites().values())

@@ -39,13 +39,20 @@ class Catalog:
     scenarios: dict[str, LoadedScenario]
 
     def select(
-        self, *, tiers: Collection[str] = (), only: Collection[str] = ()
+        self,
+        *,
+        tiers: Collection[str] = (),
+        only: Collection[str] = (),
+        capabilities: Collection[str] = (),
     ) -> list[LoadedScenario]:
-        """Scenarios filtered by tier and id, in catalog order.
+        """Scenarios filtered by tier, id and capability, in catalog order.
+
+        A scenario is picked when it is in any of ``tiers``, is one of ``only``, and
+        lists every one of ``capabilities`` (each filter that is empty picks all).
 
         Raises:
-            ScenarioError: when ``tiers`` names a tier that does not exist, or
-                ``only`` an id that does not exist.
+            ScenarioError: when ``tiers`` names a tier that does not exist, ``only``
+                an id that does not exist, or ``capabilities`` one no scenario lists.
         """
         bad_tiers = [t for t in tiers if t not in TIERS]
         if bad_tiers:
@@ -65,14 +72,37 @@ class Catalog:
                 f"--only names unknown scenario(s): {', '.join(hints)}; "
                 "`proctor list` shows the ids"
             )
+        self._check_capabilities(capabilities)
         picked = []
         for sid, loaded in self.scenarios.items():
             if tiers and not any(loaded.scenario.in_tier(t) for t in tiers):
                 continue
             if only and sid not in only:
                 continue
+            if not set(capabilities) <= set(loaded.scenario.capabilities):
+                continue
             picked.append(loaded)
         return picked
+
+    def capabilities(self) -> list[str]:
+        """Every capability some scenario lists, sorted."""
+        return sorted({c for s in self.scenarios.values() for c in s.scenario.capabilities})
+
+    def _check_capabilities(self, wanted: Collection[str]) -> None:
+        import difflib
+
+        known = self.capabilities()
+        unknown = [c for c in wanted if c not in known]
+        if not unknown:
+            return
+        hints = []
+        for name in unknown:
+            close = difflib.get_close_matches(name, known, n=1)
+            hints.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        raise ScenarioError(
+            f"--capability {', '.join(hints)}: no scenario lists it; "
+            "`proctor list --json` shows each scenario's capabilities"
+        )
 
 
 def load_catalog(
@@ -97,6 +127,8 @@ def load_catalog(
             )
             continue
         found[sid] = loaded
+    if len(problems) == 1:
+        raise ScenarioError(f"scenario file: {problems[0]}")
     if problems:
         lines = "\n".join(f"  {p}" for p in problems)
         raise ScenarioError(f"{len(problems)} problem(s) in scenario files:\n{lines}")

@@ -10,6 +10,7 @@ import base64
 import json
 import os
 import shlex
+import shutil
 import struct
 import subprocess
 from collections.abc import AsyncIterator
@@ -24,7 +25,7 @@ from cli_support import output, run_proctor
 from proctor.agents import Computer, Outcome
 from proctor.agents._jail import available
 from proctor.computer.actions import ops_on
-from proctor.computer.desktop import DesktopSession
+from proctor.computer.desktop import DesktopSession, missing_stack
 from proctor.computer.mcp_lane import McpLane
 from proctor.records import AttemptRecord
 from proctor.runner import Arm, PlanItem, RunOptions, Worker, parse_arm, run_attempt
@@ -271,3 +272,45 @@ async def test_a_jailed_agent_cannot_reach_the_display_or_the_buses(
         ["xdotool", "getmouselocation"], env=session.env(), capture_output=True, timeout=10
     )
     assert with_cookie.returncode == 0, with_cookie.stderr
+
+
+def test_the_default_relative_results_folder_gives_apps_and_uploads_absolute_paths(
+    tmp_path: Path,
+) -> None:
+    """`proctor run` as the README says it, from a folder of the user's, with the default
+    relative ``results``: the editor saves where the check looks, and an upload finds its
+    file (each once joined a relative ``{scratch}`` under the scratch folder a second time)."""
+    missing = missing_stack() + [a for a in ("mousepad",) if shutil.which(a) is None]
+    if missing:
+        pytest.skip("the desktop stack is missing: " + ", ".join(missing))
+    done = run_proctor(
+        "run", "--only", "desktop-text-deterministic,forms-upload-download", cwd=tmp_path
+    )
+    assert done.returncode == 0, output(done)
+    assert "2 passed, 0 failed" in done.stdout, output(done)
+    assert (tmp_path / "results" / "history.jsonl").is_file()
+
+
+async def test_a_set_up_step_that_fails_is_a_setup_fault_and_the_run_goes_on(
+    desk_worker: Worker,
+) -> None:
+    """A set-up press on a control the app lacks (the tree of a starved galculator, say)
+    is the try's ``setup`` infra fault, retried and never scored; it once escaped the try
+    as ``NodeNotFound`` and ended the whole run with no summary."""
+    shipped = load_scenario(SUITE_ROOT / "desktop" / "desktop-clear-first.yaml")
+    spec = shipped.scenario.model_dump(mode="json", exclude_none=True, by_alias=True)
+    spec["world"]["desktop"]["apps"][0]["setup"] = [
+        {"op": "press", "role": "toggle button", "name": "no-such-key"}
+    ]
+    broken = LoadedScenario(Scenario.model_validate(spec), shipped.path, shipped.sha256)
+    record = await run_attempt(
+        desk_worker, PlanItem(broken, parse_arm("oracle=scripted"), 1), write=False
+    )
+    assert record.result == "error" and record.stop_reason == "infra"
+    assert [f.kind for f in record.infra_faults] == ["setup"] * 3
+    message = record.infra_faults[0].message
+    assert "set-up step 1 (press) of app 'calc' failed" in message, message
+    assert "no-such-key" in message, message
+    # the worker carries on: the next attempt on it passes
+    after = await run_attempt(desk_worker, PlanItem(calc(), parse_arm("oracle=scripted"), 1))
+    assert after.result == "passed", after.failed_checks

@@ -31,7 +31,7 @@ from proctor.computer.desktop._host import DesktopHost
 from proctor.computer.desktop._tree import Node, Outline
 from proctor.computer.observation import Capture, Observation, TabInfo, png_size
 from proctor.computer.user import UserChannel
-from proctor.errors import DesktopError, DesktopFault
+from proctor.errors import BrowserFault, ComputerError, DesktopError, DesktopFault, SetupFault
 from proctor.records import Step, StepStatus
 from proctor.vocab import Surface
 
@@ -187,11 +187,28 @@ class DesktopComputer:
             if running.spec.setup:
                 self.current = index
                 await self._activate_current()
-                for action in running.spec.setup:
-                    output = await self._dispatch(action)
+                for number, action in enumerate(running.spec.setup, 1):
+                    output = await self._set_up(running.spec.name, number, action)
                     self.recorder.event("setup", app=running.spec.name, op=action.op, output=output)
         self.current = names.index(start) if start is not None else 0
         await self._activate_current()
+
+    async def _set_up(self, app: str, number: int, action: a.Action) -> str | tuple[str, Any]:
+        """One set-up step; one that fails leaves the attempt short of its starting state.
+
+        Raises:
+            SetupFault: the step failed (no such control, a refused verb): the try is a
+                ``setup`` infra fault, retried and never scored, and the run goes on.
+        """
+        try:
+            return await self._dispatch(action)
+        except BrowserFault:
+            raise
+        except (ComputerError, ValueError) as exc:
+            raise SetupFault(
+                f"attempt {self.info.attempt}: set-up step {number} ({action.op}) of app "
+                f"{app!r} failed, so the scenario's starting state was not reached: {exc}"
+            ) from exc
 
     async def _activate_current(self) -> None:
         window = await self._window(self.apps[self.current])
