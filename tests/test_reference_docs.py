@@ -262,3 +262,13 @@ def test_the_link_checker_sees_slugs_as_github_does() -> None:
     assert _slug(" The seal: what it covers") == "the-seal-what-it-covers"
     assert _slug(" after_event") == "after_event"
     assert _slug(" `--only` and `--tier`") == "--only-and---tier"
+
+
+def test_the_first_run_example_counts_the_local_tier() -> None:
+    local = len(list((ROOT / "src" / "proctor" / "suite" / "local").glob("*.yaml")))
+    for path in (README, DOCS / "getting-started.md"):
+        counts = re.findall(
+            r"(\d+) passed, 0 failed, 0\s+skipped", path.read_text(encoding="utf-8")
+        )
+        assert counts, f"{path.name} shows no first-run count line"
+        assert {int(n) for n in counts} == {local}, f"{path.name}: the local tier has {local}"
