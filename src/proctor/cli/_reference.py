@@ -144,7 +144,7 @@ def default_of(info: FieldInfo) -> str:
     if isinstance(value, enum.Enum):
         value = value.value
     text = json.dumps(to_jsonable_python(value, by_alias=True), ensure_ascii=False)
-    return f"`{text}`" if len(text) <= 60 else "see the seed defaults"
+    return f"`{text}`" if len(text) <= 60 else "the defaults of its fields"
 
 
 def field_rows(model: type[BaseModel], skip: tuple[str, ...] = ()) -> list[str]:
