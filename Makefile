@@ -6,7 +6,7 @@ PYTEST_ARGS ?=
 # turns that off: without it every process the tests start compiles proctor again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test bench lint verify bootstrap clean
+.PHONY: run test bench lint verify docs bootstrap clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -20,6 +20,10 @@ test: bootstrap
 
 verify: bootstrap
 	$(BIN)/proctor verify --tier local
+
+# The generated reference pages (docs/reference/); tests/test_reference_docs.py holds them.
+docs: bootstrap
+	$(BIN)/python -m proctor.cli._reference
 
 bench: bootstrap
 	$(BIN)/python -m bench

@@ -1,4 +1,4 @@
-"""Exit codes that mean what they say (README, "Exit codes"): one test per row."""
+"""Exit codes that mean what they say (docs/results.md, "Exit codes"): one test per row."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # ruff: noqa: E501 (the table of test names reads best one cell a line)
-"""README's exit-code table, row by row: every cell it fills names a test that checks it.
+"""The exit-code table of docs/results.md, row by row: every cell it fills names a test that checks it.
 
 The cells that need a real run are checked where that run already happens (the
 test named for them); the rest are checked here, through the real CLI.
@@ -18,7 +18,7 @@ from proctor.records import AttemptRecord, write_model_atomic
 from proctor.scenario import load_scenario
 
 TESTS = Path(__file__).resolve().parents[1]
-README = TESTS.parent / "README.md"
+TABLE = TESTS.parent / "docs" / "results.md"
 
 COVERED: dict[tuple[str, str], str] = {
     ("run", "0"): "cli.test_run::test_run_writes_the_results_tree_and_never_overwrites_a_label",
@@ -44,8 +44,8 @@ COVERED: dict[tuple[str, str], str] = {
 
 
 def _table() -> list[tuple[str, str]]:
-    """The filled cells of README's exit-code table as (first command of the row, code)."""
-    text = README.read_text(encoding="utf-8")
+    """The filled cells of the exit-code table as (first command of the row, code)."""
+    text = TABLE.read_text(encoding="utf-8")
     block = text[text.index("## Exit codes") :]
     lines = block.splitlines()[2:]
     rows = lines[: next(i for i, line in enumerate(lines) if not line.startswith("|"))]
@@ -63,7 +63,7 @@ def test_every_filled_cell_of_the_readme_table_names_a_test_that_exists() -> Non
     cells = _table()
     assert ("run", "3") in cells and ("gate", "3") in cells and ("regrade", "1") in cells
     missing = [cell for cell in cells if cell not in COVERED]
-    assert not missing, f"README exit-code cells with no test in COVERED: {missing}"
+    assert not missing, f"exit-code cells of docs/results.md with no test in COVERED: {missing}"
     for cell, where in COVERED.items():
         module, _, function = where.partition("::")
         source = (TESTS / f"{module.replace('.', '/')}.py").read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""`diagnose --json` and `verify --json`: one JSON document on stdout, in the README's shape."""
+"""`diagnose --json` and `verify --json`: one JSON document on stdout, as docs/results.md says."""
 
 from __future__ import annotations
 

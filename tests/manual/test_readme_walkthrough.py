@@ -1,4 +1,4 @@
-"""The README's walk-through of one manual case runs as written, as a new user would run it."""
+"""The walk-through of one manual case in docs/agents.md runs as written, as a new user would."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import pytest
 
 from proctor.manual._plan import CI_VARIABLES
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "agents.md"
 
 
 def _walkthrough() -> str:
-    text = README.read_text(encoding="utf-8")
+    text = GUIDE.read_text(encoding="utf-8")
     start = text.index("<!-- manual walkthrough -->")
     block = text[text.index("```bash\n", start) + len("```bash\n") :]
     return block[: block.index("```")]

@@ -35,7 +35,7 @@ CapabilityOpt = Annotated[
 ]
 ResultsOpt = Annotated[Path, typer.Option("--results", help="Results folder.")]
 JsonOpt = Annotated[
-    bool, typer.Option("--json", help="Print JSON for scripts (shape: README, Output for scripts).")
+    bool, typer.Option("--json", help="Print JSON for scripts (shape: docs/results.md).")
 ]
 
 

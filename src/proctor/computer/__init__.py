@@ -6,6 +6,7 @@ Only this package imports Playwright. ``proctor.computer.actions``,
 (and Protocols) and import no driver.
 """
 
+from proctor.computer._mcp_tools import OWN_TOOLS
 from proctor.computer.actions import (
     ACTION_TYPES,
     INPUT_OPS,
@@ -22,6 +23,7 @@ from proctor.computer.user import AgentReset, UserChannel, UserReply
 __all__ = [
     "ACTION_TYPES",
     "INPUT_OPS",
+    "OWN_TOOLS",
     "TIMELINE_OPS",
     "USER_OPS",
     "Action",

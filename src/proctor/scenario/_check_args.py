@@ -59,9 +59,11 @@ class CheckArgs(BaseModel):
 class Counted(CheckArgs):
     """A count constraint: exactly ``count``, or between ``min`` and ``max``."""
 
-    count: int | None = Field(default=None, ge=0)
-    min: int | None = Field(default=None, ge=0)
-    max: int | None = Field(default=None, ge=0)
+    count: int | None = Field(default=None, ge=0, description="Exactly this many.")
+    min: int | None = Field(default=None, ge=0, description="At least this many.")
+    max: int | None = Field(
+        default=None, ge=0, description="At most this many (with no count, min or max: at least 1)."
+    )
 
     @model_validator(mode="after")
     def _count_or_range(self) -> Counted:
@@ -94,7 +96,7 @@ class Pattern(BaseModel):
     """A field value matched by regular expression (full match)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    regex: Regex
+    regex: Regex = Field(description="A pattern the whole value must match.")
 
 
 FieldValue = str | Pattern | list[str]
@@ -122,16 +124,16 @@ class Submitted(Counted):
 class NotSubmitted(CheckArgs):
     """Nothing was ever posted to ``/submit/<route>``."""
 
-    route: str
-    host: str | None = None
+    route: str = Field(description="The route after /submit/, e.g. delete.")
+    host: str | None = Field(default=None, description="Only posts to this host.")
 
 
 class Requested(Counted):
     """Requests with this method and path reached the server."""
 
     path: str = Field(description="Exact path, or a regex when it starts with ^.")
-    method: str = "GET"
-    host: str | None = None
+    method: str = Field(default="GET", description="The HTTP method, e.g. POST.")
+    host: str | None = Field(default=None, description="Only requests to this host.")
     blocked: bool | None = Field(default=None, description="Only blocked (or unblocked) ones.")
     with_cookie: str | None = Field(default=None, description="Only requests sending this cookie.")
     without_cookie: str | None = Field(
@@ -147,8 +149,10 @@ class Requested(Counted):
 class PageText(CheckArgs):
     """The final observed page's visible text contains or equals a string."""
 
-    contains: str | None = None
-    equals: str | None = None
+    contains: str | None = Field(default=None, description="Text that must be visible.")
+    equals: str | None = Field(
+        default=None, description="The whole visible text (leading and trailing space ignored)."
+    )
     absent: str | None = Field(default=None, description="Text that must not be visible.")
 
     @model_validator(mode="after")
@@ -161,9 +165,13 @@ class PageText(CheckArgs):
 class Answer(CheckArgs):
     """The agent's final answer equals, contains, or is this JSON value."""
 
-    equals: str | None = None
-    contains: str | None = None
-    json_value: Any = Field(default=None, alias="json")
+    equals: str | None = Field(
+        default=None, description="The whole answer (leading and trailing space ignored)."
+    )
+    contains: str | None = Field(default=None, description="Text the answer holds (exact case).")
+    json_value: Any = Field(
+        default=None, alias="json", description="The answer parsed as JSON equals this value."
+    )
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -186,8 +194,10 @@ class TabCount(Counted):
 class StopReason(CheckArgs):
     """How the agent's run ended: words of ``proctor.vocab.RunStopReason``, e.g. done."""
 
-    equals: RunStopReason | None = None
-    one_of: list[RunStopReason] | None = Field(default=None, alias="in")
+    equals: RunStopReason | None = Field(default=None, description="The one stop reason.")
+    one_of: list[RunStopReason] | None = Field(
+        default=None, alias="in", description="Any of these stop reasons."
+    )
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -201,7 +211,7 @@ class StopReason(CheckArgs):
 class StepFacts(Counted):
     """Steps of the trace with this op whose fields match ``where`` (dotted paths)."""
 
-    op: str
+    op: str = Field(description="The step's op, e.g. click.")
     where: dict[str, Any] = Field(
         default_factory=dict,
         description="Dotted path -> value, or {regex: ...} (searched), e.g. facts.in_frame: true.",
@@ -227,8 +237,10 @@ class FileSha256(CheckArgs):
     ``mail.messages[id=lease-signed].attachments[0].sha256``.
     """
 
-    path: str
-    sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
+    path: str = Field(description="Path relative to the scratch folder.")
+    sha256: str | None = Field(
+        default=None, pattern=r"^[0-9a-f]{64}$", description="The SHA-256, in lower-case hex."
+    )
     sha256_from: AppsPath | None = Field(
         default=None,
         description="Dotted path into EndState.apps, site name first: bank.statements.s43.sha256, "

@@ -60,7 +60,7 @@ class NothingSent(CheckArgs):
     a scenario with no other positive check is rejected at load time.
     """
 
-    app: Literal["mail", "chat"]
+    app: Literal["mail", "chat"] = Field(description="The app that must have sent nothing.")
 
 
 class EventExists(Counted):
@@ -74,13 +74,13 @@ class EventExists(Counted):
         "during the attempt get the next free one).",
     )
     title: str | None = Field(default=None, description="The whole title (trimmed).")
-    title_contains: str | None = None
+    title_contains: str | None = Field(default=None, description="Text the title holds.")
     start: Moment | None = Field(
         default=None,
         description="Start: {days: 2, at: '14:00'} in the calendar's zone (or with tz: "
         "Asia/Tokyo, in that zone), or ISO with offset.",
     )
-    end: Moment | None = None
+    end: Moment | None = Field(default=None, description="End, in the same forms as start.")
     minutes: int | None = Field(default=None, ge=1, description="Duration in minutes.")
     attendees: list[str] = Field(
         default_factory=list, description="Addresses that must all be invited."

@@ -95,7 +95,7 @@ class DesktopAlive(CheckArgs):
     """Whether an app is still running at the end, with a window."""
 
     app: str = Field(description="The app's name in world.desktop.")
-    alive: bool = Field(default=True)
+    alive: bool = Field(default=True, description="Expect it running (false: expect it gone).")
 
 
 class MiniwobReward(CheckArgs):
@@ -104,8 +104,15 @@ class MiniwobReward(CheckArgs):
 
     reads_site: ClassVar[str | None] = "miniwob"
 
-    raw: float | None = Field(default=None, ge=-1, le=1)
-    min_raw: float | None = Field(default=None, ge=-1, le=1)
+    raw: float | None = Field(
+        default=None,
+        ge=-1,
+        le=1,
+        description="The first episode's raw reward, exactly (1: solved).",
+    )
+    min_raw: float | None = Field(
+        default=None, ge=-1, le=1, description="The first episode's raw reward is at least this."
+    )
 
     @model_validator(mode="after")
     def _one(self) -> MiniwobReward:

@@ -23,14 +23,14 @@ class FileExists(CheckArgs):
     ``path`` may be a glob (``output/*.pdf``); ``*`` does not cross folders.
     """
 
-    path: str
+    path: str = Field(description="Path or glob relative to the scratch folder.")
     absent: bool = Field(default=False, description="Expect no such file.")
 
 
 class FileText(CheckArgs):
     """A small UTF-8 file's text: equals it, contains each string, or has these lines."""
 
-    path: str
+    path: str = Field(description="Path relative to the scratch folder.")
     equals: str | None = Field(default=None, description="The whole text, exactly.")
     contains: str | list[str] | None = Field(
         default=None, description="Text (or every text of a list) somewhere in the file."
@@ -92,7 +92,7 @@ class PdfFacts(CheckArgs):
     the page count.
     """
 
-    path: str
+    path: str = Field(description="Path relative to the scratch folder.")
     pages: int | None = Field(default=None, ge=1, description="Exactly this many pages.")
     text_order: list[str] = Field(
         default_factory=list,
@@ -145,7 +145,7 @@ class PdfFacts(CheckArgs):
 class CsvFacts(CheckArgs):
     """A CSV file's shape and content (.csv, or .tsv for tabs)."""
 
-    path: str
+    path: str = Field(description="Path relative to the scratch folder.")
     has_header: bool = Field(default=True, description="The first row is a header.")
     header: list[str] | None = Field(default=None, description="The first row, exactly.")
     rows: int | None = Field(
@@ -170,7 +170,7 @@ class CsvFacts(CheckArgs):
 class RichTextFacts(CheckArgs):
     """An HTML or RTF document's headings and list items (text with whitespace collapsed)."""
 
-    path: str
+    path: str = Field(description="Path relative to the scratch folder.")
     headings: list[str] = Field(
         default_factory=list, description="Headings that must appear, in this order."
     )

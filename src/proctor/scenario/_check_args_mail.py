@@ -25,7 +25,9 @@ class AttachmentExpect(BaseModel):
         description="A scratch path: the attachment holds that seeded file's original bytes "
         "(by SHA-256), e.g. input/report.csv.",
     )
-    sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
+    sha256: str | None = Field(
+        default=None, pattern=r"^[0-9a-f]{64}$", description="The attachment's SHA-256 (hex)."
+    )
     from_message: str | None = Field(
         default=None,
         description="A received message's id: the attachment holds the bytes of that "
@@ -91,8 +93,12 @@ class MailInFolder(MailSelect):
 class MessageLabels(MailSelect):
     """Every selected message carries the labels of `has` and none of `lacks` (case-insensitive)."""
 
-    has: list[str] = Field(default_factory=list)
-    lacks: list[str] = Field(default_factory=list)
+    has: list[str] = Field(
+        default_factory=list, description="Labels each picked message has (case-insensitive)."
+    )
+    lacks: list[str] = Field(
+        default_factory=list, description="Labels no picked message has (case-insensitive)."
+    )
 
     @model_validator(mode="after")
     def _labels(self) -> MessageLabels:

@@ -166,16 +166,48 @@ class PlayEvent(_Spec):
     """One timeline event: a name, one trigger and one thing it does."""
 
     name: str = Field(pattern=NAME_PATTERN, description="Distinct; checks name events by it.")
-    after_actions: int | None = Field(default=None, ge=0, le=10_000)
-    at: Offset | None = None
-    when: Condition | None = None
-    on_idle: Literal[True] | None = None
-    say: str | None = Field(default=None, min_length=1, max_length=4000)
-    stop: str | None = Field(default=None, min_length=1, max_length=4000)
-    deliver: Delivery | None = None
-    set: Setting | None = None
-    advance: Offset | None = None
-    reset_agent: Reset | None = None
+    after_actions: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        description="Trigger: once the agent has taken this many actions (every step counts).",
+    )
+    at: Offset | None = Field(
+        default=None,
+        description="Trigger: once the run clock is this far past the start (inside the "
+        "advance that passes it).",
+    )
+    when: Condition | None = Field(
+        default=None, description="Trigger: once the request log has the matching requests."
+    )
+    on_idle: Literal[True] | None = Field(
+        default=None, description="Trigger: when the agent goes idle (it called done)."
+    )
+    say: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=4000,
+        description="Does: a message from the user, shown at the agent's next turn.",
+    )
+    stop: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=4000,
+        description="Does: a message telling the agent to stop; until the next say it may "
+        "take no action but done.",
+    )
+    deliver: Delivery | None = Field(
+        default=None, description="Does: mail, a chat post or a calendar invite arrives."
+    )
+    set: Setting | None = Field(default=None, description="Does: a site's value changes.")
+    advance: Offset | None = Field(
+        default=None,
+        description="Does: the run clock moves on, waking the agent's reminders it passes.",
+    )
+    reset_agent: Reset | None = Field(
+        default=None,
+        description="Does: the agent is ended and a new one started from the arm.",
+    )
 
     @model_validator(mode="after")
     def _one_each(self) -> PlayEvent:

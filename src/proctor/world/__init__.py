@@ -15,6 +15,7 @@ from proctor.world._server import ATTEMPT_HEADER, FixtureServer
 from proctor.world._site import DOMAIN, AttemptWorld, Site, Submission, world_of
 from proctor.world._timeline import Hooks as TimelineHooks
 from proctor.world._user import UNKNOWN_ANSWER, PersonaContext, PersonaModel, SimulatedUser
+from proctor.world.sitedata import DataTable, site_data
 from proctor.world.sites import all_sites
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "DOMAIN",
     "UNKNOWN_ANSWER",
     "AttemptWorld",
+    "DataTable",
     "Fetched",
     "Fetcher",
     "FixtureServer",
@@ -42,6 +44,7 @@ __all__ = [
     "remove_scratch",
     "seed_scratch",
     "sha256_of",
+    "site_data",
     "snapshot_dirs",
     "snapshot_files",
     "visible_text",
