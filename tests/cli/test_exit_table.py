@@ -37,6 +37,7 @@ COVERED: dict[tuple[str, str], str] = {
     ("list", "0"): "cli.test_exit_table::test_list_validate_and_verify_exit_0_when_all_is_well",
     ("list", "1"): "cli.test_json_outputs::test_verify_json_lists_every_obligation_and_exits_1_on_a_violation",
     ("list", "2"): "cli.test_exit_codes::test_an_unknown_tier_is_a_usage_error",
+    ("any", "2"): "cli.test_usage_mistakes::test_a_usage_mistake_is_one_line_and_exit_2",
     ("any", "3"): "runner.test_kill_resume::test_ctrl_c_ends_the_attempts_in_flight_reaps_and_exits_130",
 }  # fmt: skip
 """(command, exit code) -> the test of that cell, as tests/<package>/<module>::<function>.
