@@ -136,6 +136,8 @@ class RunResult:
     records: list[AttemptRecord]
     started_at: float
     finished_at: float
+    ran: int = 0
+    """Attempts this leg ran: none when a resume found every attempt done."""
 
 
 async def execute(
@@ -202,7 +204,7 @@ async def execute(
         scratch_root.rmdir()
     order = {item.attempt_id: i for i, item in enumerate(plan)}
     records.sort(key=lambda r: order.get(r.id, 0))
-    return RunResult(label, run_dir, records, started, time.time())
+    return RunResult(label, run_dir, records, started, time.time(), len(todo))
 
 
 def note_seal(run_dir: Path, seal: SealState) -> None:
