@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import webbrowser
 from pathlib import Path
 
 import pytest
@@ -140,6 +141,30 @@ def test_report_command_rebuilds_files_from_records(tmp_path: Path) -> None:
     assert "tool calls ≤ 8" in out.output and "–" in out.output
     report_md = (results / "a" / "report.md").read_text()
     assert "| oracle | ✓ 0 | – | 1/1 |" in report_md
+
+
+@pytest.mark.parametrize("failure", ["returns False", "raises"])
+def test_report_open_without_a_browser_says_where_the_page_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: str
+) -> None:
+    results = tmp_path / "results"
+    _write(results)
+    asked: list[str] = []
+
+    def no_browser(url: str, *args: object, **kwargs: object) -> bool:
+        asked.append(url)
+        if failure == "raises":
+            raise webbrowser.Error("could not locate runnable browser")
+        return False
+
+    monkeypatch.setattr(webbrowser, "open", no_browser)
+    out = CliRunner().invoke(
+        app, ["report", "a", "--open", "--results", str(results)], terminal_width=400
+    )
+    assert out.exit_code == 0, out.output
+    page = (results / "a" / "report.html").resolve()
+    assert asked == [page.as_uri()]
+    assert out.output.splitlines()[-1] == f"--open: no browser opened here; the report is {page}"
 
 
 def test_runs_lists_labels_with_headline(tmp_path: Path) -> None:
