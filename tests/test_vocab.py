@@ -43,6 +43,7 @@ def test_each_tuple_is_its_alias_values_without_repeats() -> None:
         (vocab.Category, vocab.CATEGORIES),
         (vocab.CauseKind, vocab.CAUSE_KINDS),
         (vocab.VerifyRole, vocab.VERIFY_ROLES),
+        (vocab.RunState, vocab.RUN_STATES),
     ]
     for alias, values in pairs:
         assert values == get_args(alias)

@@ -176,7 +176,7 @@ class RunFolder:
         budget_usd: float | None = None,
         time_scale: float = 1.0,
     ) -> Reports:
-        """Write summary.json, report.md, report.html and a line of history.jsonl."""
+        """Write summary.json, report.md, report.html and the run's line of history.jsonl."""
         summary = summarize(
             self.label, records, started_at, finished_at, targets, budget_usd, time_scale
         )
@@ -222,6 +222,14 @@ def run_clock(options: RunOptions, results: Path, label: str | None, resume: boo
 def _stored_info(path: Path) -> RunInfo | None:
     try:
         return RunInfo.model_validate_json((path / "run.json").read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
+def _stored_finish(path: Path) -> float | None:
+    """When the run's stored summary.json says it finished; None without a readable one."""
+    try:
+        return RunSummary.model_validate_json((path / "summary.json").read_bytes()).finished_at
     except (OSError, ValueError):
         return None
 
@@ -376,18 +384,22 @@ class Run:
         # A resumed run started when its first leg did (run.json keeps every leg).
         stored = _stored_info(self.folder.path)
         started_at = stored.started_at if stored is not None else result.started_at
+        finished_at = result.finished_at
+        if self.resume and not result.ran:
+            # Nothing ran: the run finished when its summary said, not now.
+            finished_at = _stored_finish(self.folder.path) or finished_at
         reports = None
         if self.reports:
             reports = self.folder.finish(
                 result.records,
                 started_at,
-                result.finished_at,
+                finished_at,
                 self.targets,
                 self.budget_usd,
                 self.options.time_scale,
             )
         return RunOutcome(
-            self.folder, result.records, started_at, result.finished_at, reports, self.strict
+            self.folder, result.records, started_at, finished_at, reports, self.strict
         )
 
 

@@ -167,6 +167,11 @@ TriggerKind = Literal["after_actions", "at", "when", "on_idle"]
 """What makes a timeline event fire: the agent's Nth action, a run-clock offset, a condition
 on the world (a matching request), or the agent going idle (done)."""
 
+RunState = Literal["running", "ended", "gone"]
+"""Whether a run's driver is at work, from run.json's last leg: running (the leg is open and
+its driver process is alive), ended (every leg ended, or no leg), gone (the leg is open and
+its driver died: killed mid-leg)."""
+
 FINISH_REASONS: tuple[FinishReason, ...] = get_args(FinishReason)
 LIMIT_REASONS: tuple[LimitReason, ...] = get_args(LimitReason)
 GUARD_REASONS: tuple[GuardReason, ...] = get_args(GuardReason)
@@ -186,6 +191,7 @@ VERIFY_ROLES: tuple[VerifyRole, ...] = get_args(VerifyRole)
 REFUSALS: tuple[Refusal, ...] = get_args(Refusal)
 PLAY_KINDS: tuple[PlayKind, ...] = get_args(PlayKind)
 TRIGGER_KINDS: tuple[TriggerKind, ...] = get_args(TriggerKind)
+RUN_STATES: tuple[RunState, ...] = get_args(RunState)
 
 
 def is_stop_reason(value: object) -> TypeGuard[StopReason]:
@@ -211,6 +217,7 @@ __all__ = [
     "MANUAL_VERDICTS",
     "NOT_RUN",
     "REFUSALS",
+    "RUN_STATES",
     "RUN_STOP_REASONS",
     "STOP_REASONS",
     "SURFACES",
@@ -230,6 +237,7 @@ __all__ = [
     "NotRun",
     "Refusal",
     "RunDifference",
+    "RunState",
     "RunStopReason",
     "StopReason",
     "Surface",

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from cli_support import PROCTOR, Proctor, output, probe, run_args
@@ -84,3 +85,75 @@ def test_tail_follows_an_attempt_while_it_runs_then_prints_its_result(
     missing = proctor("tail", "live", "probe-live/other-1", "--results", results)
     assert missing.returncode == 2
     assert "run 'live' has no attempt 'probe-live/other-1'" in output(missing)
+
+
+def _wait_for(found: Callable[[], bool], *running: subprocess.Popen[str]) -> bool:
+    """Whether ``found()`` came true before the deadline, while every process in ``running`` ran."""
+    deadline = time.monotonic() + DEADLINE
+    while time.monotonic() < deadline and all(p.poll() is None for p in running):
+        if found():
+            return True
+        time.sleep(0.05)
+    return found()
+
+
+def test_tail_follows_a_gate_run_until_its_driver_ends(
+    scenarios: Path, results: Path, proctor: Proctor, tmp_path: Path
+) -> None:
+    # The candidate waits (bounded) for the test's word, so tail starts while it runs.
+    release = tmp_path / "release"
+    agent = (
+        f"command:echo first-line; for i in $(seq 600); do [ -e {release} ] && break; "
+        "sleep 0.1; done; echo second-line"
+    )
+    args: list[str | Path] = [
+        "gate", "--scenarios", scenarios, "--only", "probe-live", "--results", results,
+        "--label", "g", "--baseline", "scripted", "--candidate", agent,
+        "--repeat", "1", "--no-top-ups",
+    ]  # fmt: skip
+    env = {**os.environ, "COLUMNS": "400"}
+    run = subprocess.Popen(
+        [str(PROCTOR), *map(str, args)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    run_dir = results / "g"
+    trace = run_dir / "attempts" / "probe-live" / "candidate-1" / "events.jsonl"
+    tailed = tmp_path / "tail.out"
+    tail: subprocess.Popen[str] | None = None
+    try:
+        assert _wait_for(lambda: any(e.get("line") == "first-line" for e in _events(trace)), run)
+        # The gate's driver holds its run as `proctor run` does: an open leg, an owner mark.
+        legs = json.loads((run_dir / "run.json").read_text())["legs"]
+        assert [(leg["pid"], leg["ended_at"]) for leg in legs] == [(run.pid, None)]
+        assert (run_dir / ".pids" / f"{run.pid}.json").is_file()
+
+        with tailed.open("w") as out:
+            tail = subprocess.Popen(
+                [str(PROCTOR), "tail", "g", "--results", str(results)],
+                cwd=tmp_path,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+        assert _wait_for(lambda: "line=first-line" in tailed.read_text(), tail), tailed.read_text()
+        release.touch()
+        assert tail.wait(timeout=90) == 0, tailed.read_text()
+        run.communicate(timeout=90)
+    finally:
+        for process in (run, tail):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.communicate(timeout=30)
+    text = tailed.read_text()
+    mine = [line for line in text.splitlines() if line.startswith("probe-live/candidate-1 ")]
+    assert any("stdout line=second-line" in line for line in mine), text
+    assert any("── failed (stop: exited" in line for line in mine), text
+    assert "did not finish" not in text
+    legs = json.loads((run_dir / "run.json").read_text())["legs"]
+    assert len(legs) == 1 and legs[0]["pid"] == run.pid and legs[0]["ended_at"] is not None
+    assert not (run_dir / ".pids").exists()

@@ -1,4 +1,4 @@
-"""Only the CI refusal goes through the CLI: every manual command refuses under CI."""
+"""The manual commands through the CLI: each refuses under CI; a summary of no case is refused."""
 
 from __future__ import annotations
 
@@ -32,3 +32,15 @@ def test_every_manual_command_refuses_under_ci(
         "comparison is run by an operator, by hand; unset it on the operator's machine"
     ) in " ".join(output(done).split())
     assert not (tmp_path / "case").exists()
+
+
+def test_summary_of_a_folder_with_no_case_says_so_and_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "cases" / "notes").mkdir(parents=True)  # a folder, but no case.json under it
+    env = {name: "" for name in CI_VARIABLES}
+    done = run_proctor("manual", "summary", "cases", cwd=tmp_path, env=env)
+    assert done.returncode == 2, output(done)
+    assert done.stdout == ""
+    assert " ".join(done.stderr.split()) == (
+        "error: no case folder (one holding case.json) in cases; name the folder that holds "
+        "the cases, or make one with `proctor manual prepare FOLDER ARM TASK REPETITION`"
+    )

@@ -23,6 +23,7 @@ from proctor.records import (
     Tab,
     WebRequest,
     append_jsonl,
+    put_jsonl_row,
     write_bytes_atomic,
     write_jsonl_atomic,
     write_model_atomic,
@@ -401,3 +402,23 @@ def test_attempt_record_refuses_unknown_fields() -> None:
     data["surprise"] = 1
     with pytest.raises(ValueError, match="surprise"):
         AttemptRecord.model_validate(data)
+
+
+def test_rows_put_at_once_by_many_writers_are_all_kept_once(tmp_path: Path) -> None:
+    path = tmp_path / "history.jsonl"
+    path.write_text('not json\n{"label": "w0", "n": -1}\n{"label": "w0", "n": -2}\n')
+
+    def writer(n: int) -> None:
+        for i in range(20):
+            put_jsonl_row(path, "label", {"label": f"w{n}", "n": i})
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads)
+    lines = path.read_text().splitlines()
+    assert lines[:2] == ["not json", '{"label": "w0", "n": 19}']  # in place; the repeat dropped
+    assert sorted(json.loads(line)["label"] for line in lines[1:]) == [f"w{n}" for n in range(6)]
+    assert {json.loads(line)["n"] for line in lines[1:]} == {19}

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import webbrowser
 from pathlib import Path
 
 import pytest
-from report_records import failing_check, make, step, write_run
+from report_records import failing_check, make, step, write_run, write_run_info
 from typer.testing import CliRunner
 
 from proctor.cli import app
 from proctor.errors import RunError
-from proctor.records import RunSummary
-from proctor.report import compare, render_markdown, summarize
+from proctor.records import Leg, RunInfo, RunSummary, write_model_atomic
+from proctor.report import compare, render_markdown, summarize, when
 
 STEPS = [step(0, "navigate", "url /a"), step(1, "click", "button 'Go'")]
 
@@ -141,6 +143,30 @@ def test_report_command_rebuilds_files_from_records(tmp_path: Path) -> None:
     assert "| oracle | ✓ 0 | – | 1/1 |" in report_md
 
 
+@pytest.mark.parametrize("failure", ["returns False", "raises"])
+def test_report_open_without_a_browser_says_where_the_page_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: str
+) -> None:
+    results = tmp_path / "results"
+    _write(results)
+    asked: list[str] = []
+
+    def no_browser(url: str, *args: object, **kwargs: object) -> bool:
+        asked.append(url)
+        if failure == "raises":
+            raise webbrowser.Error("could not locate runnable browser")
+        return False
+
+    monkeypatch.setattr(webbrowser, "open", no_browser)
+    out = CliRunner().invoke(
+        app, ["report", "a", "--open", "--results", str(results)], terminal_width=400
+    )
+    assert out.exit_code == 0, out.output
+    page = (results / "a" / "report.html").resolve()
+    assert asked == [page.as_uri()]
+    assert out.output.splitlines()[-1] == f"--open: no browser opened here; the report is {page}"
+
+
 def test_runs_lists_labels_with_headline(tmp_path: Path) -> None:
     results = tmp_path / "results"
     _write(results)
@@ -158,6 +184,62 @@ def test_runs_lists_labels_with_headline(tmp_path: Path) -> None:
     assert "2020-09-13" in rows[0] and "folder missing" in rows[0]
     assert "oracle 100%" in out.output and "agent 50%" in out.output
     assert "3 run(s) under" in lines[-1]
+
+
+DEAD_PID = 2**22 + 12345
+"""Above the default pid_max: no such process."""
+
+
+def _legged(run_dir: Path, pid: int, **config: object) -> None:
+    """run.json as `proctor run` leaves it mid-leg: the plan, and a last leg not ended."""
+    write_run_info(run_dir, run_dir.name, ["oracle=scripted", "agent=command:x"], **config)
+    info = RunInfo.model_validate_json((run_dir / "run.json").read_bytes())
+    leg = Leg(started_at=info.started_at, executor="inline", workers=1, pid=pid)
+    write_model_atomic(run_dir / "run.json", info.model_copy(update={"legs": [leg]}))
+
+
+def test_runs_marks_a_run_in_progress_as_running_with_its_arms(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    plan = {"scenarios": ["alpha", "beta"], "repeat": 2}
+    # A run under way (its driver is this process), one attempt of eight recorded.
+    write_run(results / "live", [make("alpha", "oracle", 1, "passed")])
+    _legged(results / "live", os.getpid(), **plan)
+    # A resumed run at work again: its summary.json is an earlier leg's, not what it is now.
+    write_run(results / "again", _run_a())
+    assert CliRunner().invoke(app, ["report", "again", "--results", str(results)]).exit_code == 0
+    _legged(results / "again", os.getpid(), **plan)
+    # A run whose driver was killed mid-leg, with nothing recorded.
+    (results / "dead" / "attempts").mkdir(parents=True)
+    _legged(results / "dead", DEAD_PID, **plan)
+
+    out = CliRunner().invoke(app, ["runs", "--results", str(results), "--json"])
+    assert out.exit_code == 0, out.output
+    listed = {run["label"]: run for run in json.loads(out.output)["runs"]}
+    assert listed["live"] == {
+        "label": "live",
+        "started_at": 1700000000.0,
+        "arms": ["agent", "oracle"],
+        "scenarios": 2,
+        "counts": "1 of 8 attempt(s) done",
+        "headline": [],
+        "note": "running",
+        "state": "running",
+    }
+    assert (listed["again"]["state"], listed["again"]["counts"]) == (
+        "running",
+        "4 of 8 attempt(s) done",
+    )
+    assert (listed["dead"]["state"], listed["dead"]["note"]) == (
+        "gone",
+        "killed mid-run: `proctor run --label dead --resume` finishes it",
+    )
+
+    table = CliRunner().invoke(app, ["runs", "--results", str(results)], env={"COLUMNS": "200"})
+    assert table.exit_code == 0, table.output
+    (row,) = [line for line in table.output.splitlines() if line.strip().startswith("live ")]
+    assert when(1700000000.0) in row and "agent, oracle" in row
+    assert "1 of 8 attempt(s) done (running)" in row
+    assert "proctor report" not in table.output
 
 
 def test_diagnose_prints_groups_counts_and_paths(tmp_path: Path) -> None:

@@ -280,7 +280,12 @@ def gate_job(baseline: SideSpec, candidate: SideSpec, args: GateArgs) -> int:
         ))  # fmt: skip
         run_label = run_folder.label
         console.print(f"run [bold]{markup(run_label)}[/]", highlight=False)
-        outcome = _run_with_progress(job, run_folder.path, options, console)
+        # A leg as `proctor run` has: `tail`, `runs` and `cleanup` see the driver at work.
+        run_folder.begin_leg("inline", 1)
+        try:
+            outcome = _run_with_progress(job, run_folder.path, options, console)
+        finally:
+            run_folder.end_leg()
         # The verdict first: report.html shows it (its gate block) from the run folder.
         path = write_verdict(run_folder.path, outcome.file(job, run_label, gate_path))
         run_folder.finish(

@@ -58,4 +58,19 @@ def report(
     print_peers(summary, console)
     print_paths(paths, console)
     if open_:
-        webbrowser.open(paths.html.resolve().as_uri())
+        open_page(paths.html, console)
+
+
+def open_page(page: Path, console: Console) -> None:
+    """Open ``page`` in a browser; when none opens (CI has none), say where the file is."""
+    where = page.resolve()
+    try:
+        opened = webbrowser.open(where.as_uri())
+    except (webbrowser.Error, OSError):
+        opened = False
+    if not opened:
+        console.print(
+            f"--open: no browser opened here; the report is {markup(where)}",
+            highlight=False,
+            soft_wrap=True,
+        )

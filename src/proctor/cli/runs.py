@@ -16,8 +16,11 @@ from proctor.report import list_runs, when
 def runs(results: ResultsOpt = Path("results"), json: JsonOpt = False) -> None:
     """List run labels, oldest first, with date, arms, counts and headline numbers.
 
+    A run whose driver is at work is marked running (arms and attempts done so far
+    from its run.json); one whose driver was killed mid-run says so.
     ``--json`` prints ``{"runs": [{"label", "started_at", "arms", "scenarios",
-    "counts", "headline", "note"}]}`` (``started_at`` in Unix seconds or null).
+    "counts", "headline", "note", "state"}]}`` (``started_at`` in Unix seconds or
+    null; ``state`` running, ended or gone).
     """
     listings = list_runs(results)
     if json:

@@ -27,9 +27,11 @@ def find_cases(roots: Iterable[Path]) -> list[Path]:
     """Every case folder at or under ``roots`` (a folder holding case.json).
 
     Raises:
-        ManualError: a root does not exist.
+        ManualError: a root does not exist, or no root holds a case: a summary of
+            nothing would read as every case missing.
     """
     found: list[Path] = []
+    roots = list(roots)
     for root in roots:
         if not root.exists():
             raise ManualError(f"{root}: no such folder")
@@ -37,6 +39,12 @@ def find_cases(roots: Iterable[Path]) -> list[Path]:
             found.append(root)
             continue
         found += sorted(p.parent for p in root.rglob(CASE))
+    if not found:
+        where = ", ".join(str(r) for r in roots) or "no folder given"
+        raise ManualError(
+            f"no case folder (one holding {CASE}) in {where}; name the folder that holds "
+            "the cases, or make one with `proctor manual prepare FOLDER ARM TASK REPETITION`"
+        )
     return found
 
 

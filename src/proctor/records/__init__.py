@@ -3,6 +3,7 @@
 from proctor.records._atomic import (
     append_jsonl,
     make_dirs,
+    put_jsonl_row,
     storage_error,
     write_bytes_atomic,
     write_jsonl_atomic,
@@ -192,6 +193,7 @@ __all__ = [
     "is_label",
     "is_secret",
     "make_dirs",
+    "put_jsonl_row",
     "read_snapshot",
     "redact_secrets",
     "storage_error",

@@ -7,11 +7,14 @@ write raises ``StorageError`` naming the path, the reason and what to do.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import fcntl
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,3 +159,76 @@ def append_jsonl(path: Path, row: Any) -> None:
             os.close(fd)
     except OSError as exc:
         raise storage_error(exc, path, "append to") from exc
+
+
+LOCK_SECONDS = 30.0
+"""How long a writer waits for another to finish rewriting a shared JSON lines file."""
+
+
+@contextlib.contextmanager
+def _folder_lock(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path``'s folder (flock, so a killed holder lets go), waited for
+    at most ``LOCK_SECONDS``.
+
+    Raises:
+        StorageError: the folder cannot be opened, or another writer held it too long.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
+        raise storage_error(exc, path) from exc
+    try:
+        deadline = time.monotonic() + LOCK_SECONDS
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise StorageError(
+                        f"cannot write {path}: another proctor held its folder locked for "
+                        f"{LOCK_SECONDS:g} s; run again once it has finished"
+                    ) from None
+                time.sleep(0.02)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def put_jsonl_row(path: Path, key: str, row: dict[str, Any]) -> None:
+    """Make ``row`` the one line of the JSON lines file ``path`` whose ``key`` is ``row[key]``.
+
+    The first line with that value is replaced in place and any later one dropped;
+    a row no line has is appended. Other lines are kept byte for byte (one that is
+    not JSON too). The file is rewritten atomically, under a lock on its folder, so
+    two runs finishing at once never lose each other's line.
+
+    Raises:
+        StorageError: naming the path, the reason and what to do.
+    """
+    line = redact_secrets(json.dumps(row, default=str))
+    with _folder_lock(path):
+        try:
+            text = path.read_text(encoding="utf-8", errors="surrogateescape")
+        except FileNotFoundError:
+            text = ""
+        except OSError as exc:
+            raise storage_error(exc, path, "read") from exc
+        lines: list[str] = []
+        placed = False
+        for old in text.splitlines():
+            try:
+                found = json.loads(old)
+            except ValueError:
+                found = None
+            if isinstance(found, dict) and key in found and found[key] == row[key]:
+                if not placed:
+                    lines.append(line)
+                    placed = True
+                continue
+            lines.append(old)
+        if not placed:
+            lines.append(line)
+        data = "".join(f"{one}\n" for one in lines)
+        write_bytes_atomic(path, data.encode("utf-8", errors="surrogateescape"))

@@ -96,7 +96,6 @@ from proctor.report._tables import (
 from proctor.report._tail import (
     Follower,
     Restarted,
-    RunState,
     attempt_dir,
     attempt_id,
     event_line,
@@ -127,7 +126,6 @@ __all__ = [
     "Reviewer",
     "RowKey",
     "RunListing",
-    "RunState",
     "StoredRun",
     "TableSection",
     "TablesPage",

@@ -1,15 +1,24 @@
-"""The runs under a results folder: label, date, arms and headline numbers."""
+"""The runs under a results folder: label, date, arms and headline numbers.
+
+A run whose driver is at work (``run_state``, as ``proctor tail`` reads it) is listed as
+running, from its run.json: its stored summary, if a resume began after one, is not
+what the run is now.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from proctor.errors import ProctorError
+from proctor.records import RunInfo
 from proctor.report._format import bars_met, pct, row_name
-from proctor.report._load import labels, load_summary
+from proctor.report._load import labels, load_info, load_summary
+from proctor.report._tail import RECORD, run_state
+from proctor.vocab import RunState
 
 
 @dataclass(frozen=True)
@@ -23,6 +32,8 @@ class RunListing:
     counts: str
     headline: list[str] = field(default_factory=list)
     note: str = ""
+    state: RunState = "ended"
+    """running: its driver is at work now; gone: its driver was killed mid-leg."""
 
 
 def _history(results: Path) -> dict[str, dict[str, Any]]:
@@ -68,11 +79,55 @@ def _from_history(label: str, row: dict[str, Any], note: str) -> RunListing:
     )
 
 
+def _state(run_dir: Path) -> RunState:
+    try:
+        return run_state(run_dir)
+    except ProctorError:
+        return "ended"  # a damaged run.json drives nothing; the listing says what it can
+
+
+def _killed(label: str, config: dict[str, Any]) -> str:
+    if config.get("command") == "gate":
+        return "killed mid-run"
+    return f"killed mid-run: `proctor run --label {label} --resume` finishes it"
+
+
+def _from_info(label: str, run_dir: Path, state: RunState) -> RunListing:
+    """A run without a summary to show (in progress, killed, or never reported), from its
+    run.json's plan and the attempts recorded so far."""
+    try:
+        info: RunInfo | None = load_info(run_dir)
+    except ProctorError:
+        info = None
+    config = info.config if info is not None else {}
+    arms, scenarios, repeat = config.get("arms"), config.get("scenarios"), config.get("repeat")
+    names = sorted(str(a).partition("=")[0] for a in arms) if isinstance(arms, list) else []
+    count = len(scenarios) if isinstance(scenarios, list) else 0
+    done = sum(1 for _ in (run_dir / "attempts").glob(f"*/*/{RECORD}"))
+    # A gate's plan also holds its canary and top-ups: only the plain plan has a total.
+    if config.get("command") != "gate" and isinstance(repeat, int) and names and count:
+        counts = f"{done} of {count * len(names) * repeat} attempt(s) done"
+    else:
+        counts = f"{done} attempt(s) done"
+    note = {
+        "running": "running",
+        "gone": _killed(label, config),
+        "ended": "no summary: `proctor report` writes it",
+    }[state]
+    started = info.started_at if info is not None else None
+    return RunListing(label, started, names, count, counts, note=note, state=state)
+
+
 def list_runs(results: Path) -> list[RunListing]:
-    """Every run under ``results``, oldest first, from summary.json, else history.jsonl."""
+    """Every run under ``results``, oldest first: a run in progress from its run.json,
+    the others from summary.json, else history.jsonl."""
     history = _history(results)
     listings = []
     for label in sorted({*labels(results), *history}):
+        state = _state(results / label) if (results / label).is_dir() else "ended"
+        if state == "running":
+            listings.append(_from_info(label, results / label, state))
+            continue
         summary = None
         if (results / label).is_dir():
             try:
@@ -97,14 +152,17 @@ def list_runs(results: Path) -> list[RunListing]:
                     scenarios=len({r.scenario for r in summary.rows}),
                     counts=_counts(summary.passed, summary.failed, summary.skipped, summary.errors),
                     headline=headline,
+                    note="killed mid-run" if state == "gone" else "",
+                    state=state,
                 )
             )
         elif label in history:
             note = "" if (results / label).is_dir() else "folder missing"
-            listings.append(_from_history(label, history[label], note))
+            if state == "gone":
+                note = "killed mid-run"
+            listing = _from_history(label, history[label], note)
+            listings.append(dataclasses.replace(listing, state=state))
         else:
-            listings.append(
-                RunListing(label, None, [], 0, "no summary", note="unfinished: `proctor report`")
-            )
+            listings.append(_from_info(label, results / label, state))
     listings.sort(key=lambda r: (r.started_at or 0.0, r.label))
     return listings

@@ -13,7 +13,7 @@ from proctor.records import (
     AttemptResult,
     RunSummary,
     ScenarioRow,
-    append_jsonl,
+    put_jsonl_row,
     write_model_atomic,
     write_text_atomic,
 )
@@ -162,7 +162,11 @@ def history_line(summary: RunSummary) -> dict[str, Any]:
 def write_outputs(
     run_dir: Path, results_root: Path, summary: RunSummary, records: Sequence[AttemptRecord]
 ) -> ReportPaths:
-    """The run's reports, and one line of results/history.jsonl."""
+    """The run's reports, and its one line of results/history.jsonl.
+
+    A run has one line: a resume (or regrade into the same label) puts the new
+    line in place of the old one, never beside it.
+    """
     paths = write_reports(run_dir, summary, records)
-    append_jsonl(results_root / "history.jsonl", history_line(summary))
+    put_jsonl_row(results_root / "history.jsonl", "label", history_line(summary))
     return paths

@@ -14,20 +14,18 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import ValidationError
 
 from proctor.errors import RunError
 from proctor.records import AttemptRecord, Leg
+from proctor.vocab import RunState
 
 EVENTS = "events.jsonl"
 RECORD = "attempt.json"
 SKIPPED_FIELDS = frozenset({"time", "kind"})
 LINE_LIMIT = 300
-
-RunState = Literal["running", "ended", "gone"]
-"""running: the last leg's driver is alive; ended: every leg ended; gone: killed mid-leg."""
 
 
 @dataclass(frozen=True)

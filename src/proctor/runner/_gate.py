@@ -45,7 +45,7 @@ from proctor.errors import ProctorError, RunError
 from proctor.records import AttemptRecord, write_model_atomic
 from proctor.runner._attempt import run_attempt
 from proctor.runner._plan import Arm, PlanItem, make_plan, oracle_factory
-from proctor.runner._run import ProgressHook, note_seal
+from proctor.runner._run import ProgressHook, driving, note_seal
 from proctor.runner._sides import ArmSide, RunSide, SideSpec
 from proctor.runner._worker import RunOptions, Worker
 from proctor.scenario import LoadedScenario
@@ -332,7 +332,7 @@ async def run_gate(
     topped: tuple[TopUp, ...] = ()
     records: list[AttemptRecord] = []
     try:
-        async with Worker(run_dir, options) as worker:
+        async with driving(run_dir), Worker(run_dir, options) as worker:
             note_seal(run_dir, worker.seal)
             state = _Job(job, worker, progress, say)
             try:

@@ -11,7 +11,7 @@ import platform
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,6 +104,31 @@ def run_info(label: str, config: dict[str, Any]) -> RunInfo:
     )
 
 
+@contextlib.asynccontextmanager
+async def driving(run_dir: Path) -> AsyncIterator[None]:
+    """This process drives ``run_dir``'s workers for the block: its owner mark in ``.pids/``.
+
+    First what dead runs under the same results folder left running (a kill -9)
+    ends. On the way out, once the block closed its workers, the mark goes, and
+    so do control files (a killed worker's or an older leg's) and temp files (a
+    write an interrupt cut short). ``proctor run``, ``models`` and ``gate`` all
+    drive through it, so ``cleanup`` and ``tail`` see every kind of run alike.
+
+    Raises:
+        StorageError: the run folder or the pid file cannot be written.
+    """
+    make_dirs(run_dir)
+    with contextlib.suppress(ProctorError):  # never a reason not to run
+        await asyncio.to_thread(clean, find_leftovers(run_dir.parent))
+    claim(run_dir, "driver")
+    try:
+        yield
+    finally:
+        release(run_dir)
+        drop_controls(run_dir)
+        drop_temps(run_dir)
+
+
 @dataclass(frozen=True)
 class RunResult:
     label: str
@@ -111,6 +136,8 @@ class RunResult:
     records: list[AttemptRecord]
     started_at: float
     finished_at: float
+    ran: int = 0
+    """Attempts this leg ran: none when a resume found every attempt done."""
 
 
 async def execute(
@@ -163,30 +190,21 @@ async def execute(
             if progress:
                 progress(item, None)
 
-        # What dead runs under the same results folder left running (a kill -9) ends now.
-        make_dirs(run_dir)
-        with contextlib.suppress(ProctorError):  # never a reason not to run
-            await asyncio.to_thread(clean, find_leftovers(run_dir.parent))
-        claim(run_dir, "driver")
-        try:
-            slots = await executor.open(run_dir, options, clock)
-            seal = executor.seal()
-            if seal is not None:
-                note_seal(run_dir, seal)
-            await drive(todo, slots, options, sink, budget=budget, started=begun)
-        finally:
-            await executor.close()
-            release(run_dir)
-            # The leg's workers are closed: a file left is a killed worker's or an older leg's,
-            # and a temp file left is a write an interrupt cut short.
-            drop_controls(run_dir)
-            drop_temps(run_dir)
+        async with driving(run_dir):
+            try:
+                slots = await executor.open(run_dir, options, clock)
+                seal = executor.seal()
+                if seal is not None:
+                    note_seal(run_dir, seal)
+                await drive(todo, slots, options, sink, budget=budget, started=begun)
+            finally:
+                await executor.close()
     scratch_root = run_dir / "scratch"
     if scratch_root.is_dir() and not any(scratch_root.iterdir()):
         scratch_root.rmdir()
     order = {item.attempt_id: i for i, item in enumerate(plan)}
     records.sort(key=lambda r: order.get(r.id, 0))
-    return RunResult(label, run_dir, records, started, time.time())
+    return RunResult(label, run_dir, records, started, time.time(), len(todo))
 
 
 def note_seal(run_dir: Path, seal: SealState) -> None:
