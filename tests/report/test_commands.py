@@ -11,18 +11,18 @@ from typer.testing import CliRunner
 
 from proctor.cli import app
 from proctor.errors import RunError
-from proctor.records import RunSummary
+from proctor.records import AttemptRecord, RunSummary
 from proctor.report import compare, render_markdown, summarize
 
 STEPS = [step(0, "navigate", "url /a"), step(1, "click", "button 'Go'")]
 
 
-def _in_order(records: list) -> list:
+def _in_order(records: list[AttemptRecord]) -> list[AttemptRecord]:
     """Give records increasing start times, as a run would, so rows keep this order on disk."""
     return [r.model_copy(update={"started_at": 1700000000.0 + i}) for i, r in enumerate(records)]
 
 
-def _run_a() -> list:
+def _run_a() -> list[AttemptRecord]:
     return _in_order([
         make("alpha", "oracle", 1, "passed", steps=STEPS, seconds=2.0, cost_usd=0.0),
         make("beta", "oracle", 1, "passed", steps=STEPS, seconds=4.0, cost_usd=0.0),
@@ -32,7 +32,7 @@ def _run_a() -> list:
     ])  # fmt: skip
 
 
-def _run_b() -> list:
+def _run_b() -> list[AttemptRecord]:
     return _in_order([
         make("alpha", "oracle", 1, "passed", steps=STEPS, seconds=2.0, cost_usd=0.0),
         make("beta", "oracle", 1, "passed", steps=STEPS, seconds=4.0, cost_usd=0.0),
@@ -79,11 +79,12 @@ def test_compare_marks_what_changed() -> None:
     a = summarize("a", _run_a(), 0.0, 1.0)
     b = summarize("b", _run_b(), 0.0, 1.0)
     result = compare(a, b)
-    assert [(s.scenario, s.row, s.a, s.b, s.mark) for s in result.scenarios] == [
-        ("alpha", "oracle", "✓ 1/1", "✓ 1/1", ""),
-        ("beta", "oracle", "✓ 1/1", "✓ 1/1", ""),
-        ("alpha", "agent", "✓ 1/1", "✗ 0/1", "▼ broke"),
-        ("beta", "agent", "✗ 0/1", "✓ 1/1", "▲ fixed"),
+    # Largest change first; ties keep A's order.
+    assert [(s.scenario, s.row, s.a, s.b, s.mark, s.change) for s in result.scenarios] == [
+        ("alpha", "agent", "✓ 1/1", "✗ 0/1", "▼ broke", -1.0),
+        ("beta", "agent", "✗ 0/1", "✓ 1/1", "▲ fixed", 1.0),
+        ("alpha", "oracle", "✓ 1/1", "✓ 1/1", "", 0.0),
+        ("beta", "oracle", "✓ 1/1", "✓ 1/1", "", 0.0),
     ]
     oracle, agent = result.rows
     assert not oracle.changed

@@ -23,9 +23,12 @@ from proctor.report._causes import (
 from proctor.report._compare import (
     CompareWarning,
     Comparison,
+    ScenarioSets,
     arm_specs,
     compare,
+    compare_runs,
     compare_warnings,
+    scenario_sets,
 )
 from proctor.report._compare_render import (
     ComparePaths,
@@ -128,6 +131,7 @@ __all__ = [
     "RowKey",
     "RunListing",
     "RunState",
+    "ScenarioSets",
     "StoredRun",
     "TableSection",
     "TablesPage",
@@ -142,6 +146,7 @@ __all__ = [
     "cause_label",
     "cause_of",
     "compare",
+    "compare_runs",
     "compare_warnings",
     "comparison_json",
     "counts_line",
@@ -188,6 +193,7 @@ __all__ = [
     "review_run",
     "run_dir_of",
     "run_state",
+    "scenario_sets",
     "score_text",
     "signature",
     "stop_cause",
