@@ -20,7 +20,7 @@ from proctor.records import AttemptRecord, MetricRow, RunSummary, ScenarioRow, r
 from proctor.report import _format as f
 from proctor.report._load import StoredRun
 from proctor.report._summary import summarize
-from proctor.report._targets import Targets
+from proctor.report._targets import Targets, applies
 from proctor.vocab import RunDifference
 
 SAME, CHANGED, BETTER, WORSE = "", "≠", "▲", "▼"
@@ -153,16 +153,16 @@ class Comparison:
 
 
 Getter = Callable[[MetricRow], float | None]
-METRICS: tuple[tuple[str, Getter, Callable[[float | None], str], bool], ...] = (
-    ("success", lambda m: m.success, f.pct, True),
-    ("success low", lambda m: m.success_low, f.pct, True),
-    ("med calls", lambda m: m.median_planner_calls, f.num, False),
-    ("med tokens", lambda m: m.median_tokens, f.num, False),
-    ("med $", lambda m: m.median_cost_usd, f.money, False),
-    ("med time", lambda m: m.median_seconds, f.secs, False),
-    ("flip rate", lambda m: m.flip_rate, f.pct, False),
+METRICS: tuple[tuple[str, Getter, Callable[[float | None], str], bool, str | None], ...] = (
+    ("success", lambda m: m.success, f.pct, True, None),
+    ("success low", lambda m: m.success_low, f.pct, True, None),
+    ("med calls", lambda m: m.median_planner_calls, f.num, False, "planner_calls"),
+    ("med tokens", lambda m: m.median_tokens, f.num, False, "tokens"),
+    ("med $", lambda m: m.median_cost_usd, f.money, False, "cost_usd"),
+    ("med time", lambda m: m.median_seconds, f.secs, False, None),
+    ("flip rate", lambda m: m.flip_rate, f.pct, False, None),
 )
-"""(name, value, format, higher is better)."""
+"""(name, value, format, higher is better, the bar metric whose ``applies`` rules it)."""
 
 
 def _mark(a: float | None, b: float | None, higher_better: bool, shown_a: str, shown_b: str) -> str:
@@ -173,12 +173,22 @@ def _mark(a: float | None, b: float | None, higher_better: bool, shown_a: str, s
     return BETTER if (b > a) == higher_better else WORSE
 
 
+def _side(
+    row: MetricRow | None, get: Getter, fmt: Callable[[float | None], str], bar: str | None
+) -> tuple[float | None, str]:
+    """One side's value and text: ``-`` without the row, ``–`` where the number does not apply."""
+    if row is None:
+        return None, "-"
+    if bar is not None and not applies(row, bar):
+        return None, f.NOT_APPLICABLE
+    value = get(row)
+    return value, fmt(value)
+
+
 def _row_diff(name: str, a: MetricRow | None, b: MetricRow | None) -> RowDiff:
     cells = []
-    for metric, get, fmt, higher in METRICS:
-        va = get(a) if a else None
-        vb = get(b) if b else None
-        sa, sb = (fmt(va) if a else "-"), (fmt(vb) if b else "-")
+    for metric, get, fmt, higher, bar in METRICS:
+        (va, sa), (vb, sb) = _side(a, get, fmt, bar), _side(b, get, fmt, bar)
         cells.append(Cell(metric, sa, sb, _mark(va, vb, higher, sa, sb)))
     ks = sorted({*(a.pass_k if a else {}), *(b.pass_k if b else {})})
     for k in ks:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Protocol
 
-from proctor.records import Bar, MetricRow, ScenarioRow
+from proctor.records import AttemptRecord, Bar, MetricRow, ScenarioRow
+from proctor.report._metrics import plans, total_tokens
+from proctor.report._targets import applies, value_of
 
 NA = "n/a"
 OP_SIGNS = {">=": "≥", ">": ">", "<=": "≤", "<": "<"}
@@ -69,6 +71,32 @@ def metric_value(metric: str, value: float | None) -> str:
     if metric == "seconds":
         return secs(value)
     return num(value)
+
+
+def median_cell(row: MetricRow, metric: str) -> str:
+    """A row's median of ``metric`` in its unit; – when the row has no such number.
+
+    Planner calls, tokens and $ do not apply to an agent with no model that reports
+    no usage (``targets.applies``): its zeros are no usage, not a cheap run.
+    """
+    if not applies(row, metric):
+        return NOT_APPLICABLE
+    return metric_value(metric, value_of(row, metric))
+
+
+def total_cell(row: MetricRow, metric: str, value: float | None) -> str:
+    """A row's total of a planner number (calls, invalid calls, tokens, $); – as ``median_cell``."""
+    if not row.planner:
+        return NOT_APPLICABLE
+    return metric_value(metric, value)
+
+
+def usage_cells(record: AttemptRecord) -> tuple[str, str, str]:
+    """One attempt's planner calls, tokens and $; – each when its agent reports no usage."""
+    if not plans(record):
+        return NOT_APPLICABLE, NOT_APPLICABLE, NOT_APPLICABLE
+    tokens = total_tokens(record.tokens)
+    return str(record.planner_calls), num(tokens), money(record.cost_usd)
 
 
 def bar_title(bar: Bar) -> str:
