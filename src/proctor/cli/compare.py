@@ -75,7 +75,7 @@ def print_comparison(result: Comparison, console: Console) -> None:
         )
     rows = Table(title=f"A = {markup(result.a)}   B = {markup(result.b)}", title_justify="left")
     for column in ("arm", "metric", "A", "B", ""):
-        rows.add_column(column)
+        rows.add_column(column, overflow="fold")  # labels are never cut: they fold
     for diff in result.rows:
         for i, cell in enumerate(diff.cells):
             rows.add_row(
@@ -89,7 +89,7 @@ def print_comparison(result: Comparison, console: Console) -> None:
     console.print(rows)
     scenarios = Table(title="per scenario, largest change first", title_justify="left")
     for column in ("scenario", "arm", "A", "B", ""):
-        scenarios.add_column(column)
+        scenarios.add_column(column, overflow="fold")
     for sd in result.scenarios:
         scenarios.add_row(
             markup(sd.scenario), markup(sd.row), markup(sd.a), markup(sd.b), _styled(sd.mark)

@@ -105,15 +105,33 @@ def bar_title(bar: Bar) -> str:
     return f"{name} {OP_SIGNS[bar.op]} {metric_value(bar.metric, bar.target)}"
 
 
-def bar_cell(bar: Bar) -> str:
-    """✓ or ✗, then the value (an unknown one reads n/a and is never ✓); – when n/a."""
+def scored_none(row: MetricRow | None) -> bool:
+    """The row has no scored attempt (its arm was skipped, or lost every try to infra)."""
+    return row is not None and row.attempts == 0
+
+
+def bar_cell(bar: Bar, row: MetricRow | None = None) -> str:
+    """✓ or ✗, then the value; – when the bar does not apply; n/a for a row with no scored
+    attempt (a skipped arm is unknown, not failed). An unknown value of a scored row reads
+    ``✗ n/a``: it is never ✓."""
     if not bar.applies:
         return NOT_APPLICABLE
+    if scored_none(row):
+        return NA
     return f"{'✓' if bar.met else '✗'} {metric_value(bar.metric, bar.value)}"
 
 
+def bar_state(bar: Bar, row: MetricRow | None = None) -> str:
+    """How a bar cell is coloured: ``met``, ``unmet``, or ``none`` (– or a skipped arm's n/a)."""
+    if not bar.applies or scored_none(row):
+        return "none"
+    return "met" if bar.met else "unmet"
+
+
 def bars_met(row: MetricRow) -> str:
-    """E.g. ``2/3``: bars met of those that apply to the row."""
+    """E.g. ``2/3``: bars met of those that apply to the row; n/a with no scored attempt."""
+    if scored_none(row):
+        return NA
     met, counted = row.bars_met()
     return f"{met}/{counted}"
 

@@ -71,7 +71,7 @@ def results_section(summary: RunSummary) -> list[str]:
             [
                 [
                     f.row_name(m),
-                    *[f.bar_cell(b) for b in m.bars],
+                    *[f.bar_cell(b, m) for b in m.bars],
                     f.bars_met(m),
                 ]
                 for m in summary.metrics
