@@ -71,6 +71,7 @@ def test_report_md_results_bars_grid_and_causes() -> None:
     causes = lines.index("### wrong outcome (1)")
     assert lines[causes + 1] == (
         "- `attempts/beta/agent-1`: check submitted: no accepted post to /submit/contact; "
+        'expected {"route": "contact", "count": "exactly 1"}; '
         "no tool error"
     )
     assert "No scenario ran 3 or more times per arm." in lines

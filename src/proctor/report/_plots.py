@@ -156,9 +156,7 @@ def cost_vs_success(metrics: Sequence[MetricRow], target: float | None) -> str:
     left, span = frame.left, SPAN
     top, bottom = 28, 240
     known = [
-        m
-        for m in metrics
-        if m.planner and m.median_cost_usd is not None and m.success is not None
+        m for m in metrics if m.planner and m.median_cost_usd is not None and m.success is not None
     ]
     highest = max([m.median_cost_usd or 0.0 for m in known] + [target or 0.0])
     ticks = _ticks(highest if highest > 0 else 0.01)
