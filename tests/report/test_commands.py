@@ -124,7 +124,7 @@ def test_report_command_rebuilds_files_from_records(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     summary = RunSummary.model_validate_json((results / "a" / "summary.json").read_text())
     assert [[b.met for b in m.bars] for m in summary.metrics] == [[True], [True]]
-    assert summary.targets == str(targets)
+    assert summary.targets == "t.toml"  # never an absolute path of this machine
 
     # Any recorded median is a bar, tool_calls included; one that doesn't apply shows –.
     targets.write_text(

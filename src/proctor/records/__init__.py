@@ -39,6 +39,7 @@ from proctor.records._models import (
     UserQuestion,
     WebRequest,
 )
+from proctor.records._paths import shared_path
 from proctor.records._redact import Redactor, is_secret, redact_secrets
 from proctor.records._review import REVIEW_SCORES, ArmReview, AttemptReview, RunReview
 from proctor.records._run import ControlFile, Leg, RunInfo, TraceEvent
@@ -194,6 +195,7 @@ __all__ = [
     "make_dirs",
     "read_snapshot",
     "redact_secrets",
+    "shared_path",
     "storage_error",
     "write_bytes_atomic",
     "write_jsonl_atomic",
