@@ -143,9 +143,9 @@ Evidence = Literal["page_text", "answer", "url", "files", "submissions"]
 VerifyRole = Literal["oracle", "decoy", "null"]
 """What a verify obligation runs: the oracle must pass, each decoy and the null agent fail."""
 
-RunDifference = Literal["spec", "agent", "model", "mode", "scenario"]
+RunDifference = Literal["spec", "agent", "model", "mode", "scenario", "scenarios"]
 """What ``compare`` warns differs between two runs: an arm's spec, agent kind, model or
-mode, or a scenario file's content hash."""
+mode, a scenario file's content hash, or the set of scenarios each run holds."""
 
 ManualStop = Literal[
     "completed", "unavailable", "timeout", "tool-limit", "owner-required", "untrusted-content",

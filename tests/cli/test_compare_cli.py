@@ -12,6 +12,7 @@ from cli_support import Invoke, Proctor, output
 from proctor.cli import app
 from proctor.computer.browser import launch
 from proctor.errors import RunError
+from proctor.records import AttemptRecord
 from report.report_records import make, write_run, write_run_info
 
 WARNING = "warning: arm bad: spec null in A, command:./agent.sh in B"
@@ -86,8 +87,9 @@ def test_json_prints_one_document_of_the_documented_shape(proctor: Proctor, resu
     done = proctor("compare", "a", "b", "--results", results, "--json")
     assert done.returncode == 0, output(done)
     document = json.loads(done.stdout)  # stdout holds the document and nothing else
-    assert list(document) == ["a", "b", "warnings", "rows", "scenarios", "changed"]
+    assert list(document) == ["a", "b", "scenario_sets", "warnings", "rows", "scenarios", "changed"]
     assert (document["a"], document["b"]) == ("a", "b")
+    assert document["scenario_sets"] == {"shared": ["alpha", "beta"], "only_a": [], "only_b": []}
     assert document["warnings"] == [
         {
             "kind": "spec",
@@ -110,6 +112,7 @@ def test_json_prints_one_document_of_the_documented_shape(proctor: Proctor, resu
         "a": "✗ 0/1",
         "b": "✗ 0/1",
         "mark": "",
+        "change": 0.0,
     }
     assert document["changed"] == {"rows": 0, "scenarios": 0}
     assert str(results / "compare-a-b" / "compare.html") in done.stderr
@@ -171,3 +174,77 @@ async def test_compare_html_fits_an_800_px_window(invoke: Invoke, results: Path)
         assert inner > outer  # the table is wider than the window: its box scrolls, not the page
     finally:
         await host.close()
+
+
+def _store_records(results: Path, label: str, records: list[AttemptRecord]) -> None:
+    write_run(results / label, records)
+    write_run_info(results / label, label, ["m=scripted"])
+
+
+def test_runs_of_different_scenario_sets_compare_only_the_shared_ones(
+    invoke: Invoke, proctor: Proctor, results: Path
+) -> None:
+    """50 scenarios (48 passed) against 2 (both failed, and both passed in A): 0% -> 0%
+    on the 2 shared, never 96% -> 0%; the sets' difference is warned in every output."""
+    big = [make(f"s{n:02d}", "m", 1, "passed" if n >= 2 else "failed") for n in range(50)]
+    small = [make("s00", "m", 1, "failed"), make("s01", "m", 1, "passed")]
+    _store_records(results, "a", big)
+    _store_records(results, "b", small)
+    warning = (
+        "scenario sets differ, compared on 2 shared scenario(s); 48 only in A, 0 only in B; "
+        "only in A: s02, s03, s04, s05, s06, … (+43)"
+    )
+    out = invoke("compare", "a", "b", "--results", results)
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0] == f"warning: {warning}"
+    assert "compared on 2 shared scenario(s); 48 only in A, 0 only in B; " in out.output
+    folder = results / "compare-a-b"
+    md = (folder / "compare.md").read_text().splitlines()
+    assert f"- {warning}" in md
+    assert "| m | success | 0% | 50% | ▲ |" in md  # over s00 and s01 in both runs
+    assert not any("s02" in line for line in md if line.startswith("| s"))
+    page = (folder / "compare.html").read_text()
+    assert f'<li data-kind="scenarios">{warning}</li>' in page
+    assert "<td>s02</td>" not in page
+
+    done = proctor("compare", "a", "b", "--results", results, "--json")
+    assert done.returncode == 0, output(done)
+    document = json.loads(done.stdout)
+    assert document["scenario_sets"] == {
+        "shared": ["s00", "s01"],
+        "only_a": [f"s{n:02d}" for n in range(2, 50)],
+        "only_b": [],
+    }
+    assert document["warnings"][0]["kind"] == "scenarios"
+    assert document["warnings"][0]["text"] == warning
+    assert document["rows"][0]["cells"][0] == {"metric": "success", "a": "0%", "b": "50%",
+                                               "mark": "▲"}  # fmt: skip
+    assert [s["scenario"] for s in document["scenarios"]] == ["s01", "s00"]
+
+
+def test_the_scenario_table_lists_the_largest_change_first(invoke: Invoke, results: Path) -> None:
+    """Per scenario: a 3/3 -> 0/3 drop before a 1/3 -> 2/3 rise, before the unchanged."""
+
+    def runs(passes: dict[str, int]) -> list[AttemptRecord]:
+        return [
+            make(sid, "m", n, "passed" if n <= passed else "failed")
+            for sid, passed in passes.items()
+            for n in (1, 2, 3)
+        ]
+
+    _store_records(results, "a", runs({"same": 3, "small": 1, "big": 3}))
+    _store_records(results, "b", runs({"same": 3, "small": 2, "big": 0}))
+    out = invoke("compare", "a", "b", "--results", results)
+    assert out.exit_code == 0, out.output
+    md = (results / "compare-a-b" / "compare.md").read_text().splitlines()
+    head = md.index("| scenario | arm | A | B |  |")
+    assert md[head + 2 : head + 5] == [
+        "| big | m | ✓ 3/3 | ✗ 0/3 | ▼ broke |",
+        "| small | m | ✗ 1/3 ~ | ✗ 2/3 ~ | ≠ |",
+        "| same | m | ✓ 3/3 | ✓ 3/3 |  |",
+    ]
+    assert "compared on 3 shared scenario(s); 0 only in A, 0 only in B" in out.output
+    assert "warning" not in out.output
+    table = out.output[out.output.index("per scenario") :]
+    assert table.index("big") < table.index("small") < table.index("same")

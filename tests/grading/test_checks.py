@@ -95,7 +95,9 @@ def test_submitted_wrong_value_fails_and_names_the_field() -> None:
     )
     assert result.passed is False
     assert result.actual == {"matching": 0, "posts": [{"name": ["Dan"]}]}
-    assert result.detail == "non-matching posts: #4: name=['Dan'], topic=None"
+    assert result.detail == (
+        "non-matching posts: #4: name=['Dan'], expected 'Dana', topic=None, expected 'billing'"
+    )
 
 
 def test_submitted_with_no_post_at_all() -> None:

@@ -152,6 +152,7 @@ def test_each_failure_gets_one_cause() -> None:
     assert wrong is not None
     assert wrong.detail == (
         "check submitted: no accepted post to /submit/contact; "
+        'expected {"route": "contact", "count": "exactly 1"}; '
         "last tool error: step 3 click: no element matches"
     )
 

@@ -102,7 +102,9 @@ async def test_nothing_overflows_the_viewport_with_every_attempt_open(
         assert found["over"] == [], found
         assert found["cut"] == [], found
         note = page.locator("svg[data-plot='cost-vs-success'] text.na")
-        assert (await note.all_text_contents())[0].startswith("$ n/a: candidate-arm-2")
+        assert (await note.all_text_contents())[0].startswith(
+            "$ – (no model, no usage): candidate-arm-2"
+        )
         # The wide tables are there, scrolling in their own boxes.
         results = await page.evaluate(
             "() => { const t = document.querySelector('#results-table');"

@@ -87,7 +87,8 @@ def test_a_command_that_exits_without_done_is_not_a_guard_stop() -> None:
     assert (found.cause, found.guard) == ("no_done", "exited")
     assert found.detail == (
         "the command exited without calling done (its code is in the trace); "
-        "check submitted: no accepted post to /submit/contact; no tool error"
+        "check submitted: no accepted post to /submit/contact; "
+        'expected {"route": "contact", "count": "exactly 1"}; no tool error'
     )
     idle = cause_of(command_exited())
     assert idle is not None

@@ -23,15 +23,13 @@ from proctor.records import LABEL_RULE, is_label
 from proctor.report import (
     ComparePaths,
     Comparison,
-    compare_warnings,
+    compare_runs,
     comparison_json,
     counts_text,
     load_run,
     load_targets,
-    summarize,
     write_compare,
 )
-from proctor.report import compare as compare_runs
 
 MARK_STYLE = {"▲": "green", "▼": "red"}
 
@@ -77,7 +75,7 @@ def print_comparison(result: Comparison, console: Console) -> None:
         )
     rows = Table(title=f"A = {markup(result.a)}   B = {markup(result.b)}", title_justify="left")
     for column in ("arm", "metric", "A", "B", ""):
-        rows.add_column(column)
+        rows.add_column(column, overflow="fold")  # labels are never cut: they fold
     for diff in result.rows:
         for i, cell in enumerate(diff.cells):
             rows.add_row(
@@ -89,9 +87,9 @@ def print_comparison(result: Comparison, console: Console) -> None:
             )
         rows.add_section()
     console.print(rows)
-    scenarios = Table(title="per scenario", title_justify="left")
+    scenarios = Table(title="per scenario, largest change first", title_justify="left")
     for column in ("scenario", "arm", "A", "B", ""):
-        scenarios.add_column(column)
+        scenarios.add_column(column, overflow="fold")
     for sd in result.scenarios:
         scenarios.add_row(
             markup(sd.scenario), markup(sd.row), markup(sd.a), markup(sd.b), _styled(sd.mark)
@@ -116,20 +114,20 @@ def compare(
 ) -> None:
     """Compare two runs: every metric per arm x model x mode, and every scenario's verdict.
 
-    Warnings first: an arm in both runs whose spec, model or mode differs, a
-    scenario whose file changed. Writes compare.md and compare.html to --out.
-    ``--json`` prints ``{"a", "b", "warnings": [{"kind", "subject", "a", "b", "text"}],
-    "rows": [{"row", "cells": [{"metric", "a", "b", "mark"}]}], "scenarios":
-    [{"scenario", "row", "a", "b", "mark"}], "changed": {"rows", "scenarios"}}``
-    on stdout, and the paths written on stderr.
+    Only the scenarios both runs hold are compared (the numbers too); warnings
+    first: the scenario sets differ, an arm in both runs whose spec, model or mode
+    differs, a scenario whose file changed. Scenarios are listed largest change
+    first. Writes compare.md and compare.html to --out.
+    ``--json`` prints ``{"a", "b", "scenario_sets": {"shared", "only_a", "only_b"},
+    "warnings": [{"kind", "subject", "a", "b", "text"}], "rows": [{"row", "cells":
+    [{"metric", "a", "b", "mark"}]}], "scenarios": [{"scenario", "row", "a", "b",
+    "mark", "change"}], "changed": {"rows", "scenarios"}}`` on stdout, and the paths
+    written on stderr.
     """
     bars = load_targets(targets)
     runs = [load_run(results, label) for label in (a, b)]
     folder = out_folder(results, a, b, out)
-    summaries = [
-        summarize(run.label, run.records, run.started_at, run.finished_at, bars) for run in runs
-    ]
-    result = compare_runs(summaries[0], summaries[1], warnings=compare_warnings(*runs))
+    result = compare_runs(runs[0], runs[1], bars)
     paths = write_compare(folder, result)
     if json:
         emit_json(comparison_json(result))

@@ -122,7 +122,6 @@ class GateArgs:
 
     tier: list[str] | None
     only: str | None
-    capability: list[str] | None
     scenarios: list[Path] | None
     repeat: int
     gate_file: Path | None
@@ -133,6 +132,7 @@ class GateArgs:
     retries: int
     dry_run: bool = False
     require_power: bool = False
+    capability: list[str] | None = None
 
 
 _SHARED: tuple[tuple[str, Any, Any], ...] = (

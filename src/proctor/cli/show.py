@@ -90,10 +90,8 @@ def _print_failed(out: Console, view: AttemptView) -> None:
         return
     out.print("[bold]failed checks[/]", highlight=False)
     for failed in view.failed_checks:
-        check = failed.check
-        said = check.detail or f"expected {check.expected!r}, actual {check.actual!r}"
         out.print(
-            f"  {markup(failed.path)} [dim]({markup(check.kind)})[/]: {markup(said)}",
+            f"  {markup(failed.path)} [dim]({markup(failed.check.kind)})[/]: {markup(failed.line)}",
             highlight=False,
             soft_wrap=True,
         )

@@ -12,6 +12,8 @@ from proctor.records import redact_secrets
 from proctor.report import TableSection, TablesPage, metric_value
 
 NA = "n/a"
+NOT_APPLICABLE = "–"
+"""A number the arm has no such thing as (no model, no usage reported): never a zero."""
 ARM_METRICS = (
     "spec",
     "model · mode",
@@ -60,10 +62,10 @@ def _arm_cells(column: ArmColumn) -> tuple[str, ...]:
         f"{row.passes} passed of {row.attempts}",
         _success(column),
         _pass_k(column),
-        metric_value("planner_calls", row.total_planner_calls) if planned else NA,
-        metric_value("tokens", row.total_tokens) if planned else NA,
-        metric_value("cost_usd", row.total_cost_usd) if planned else NA,
-        metric_value("cost_usd", column.cost_per_success),
+        metric_value("planner_calls", row.total_planner_calls) if planned else NOT_APPLICABLE,
+        metric_value("tokens", row.total_tokens) if planned else NOT_APPLICABLE,
+        metric_value("cost_usd", row.total_cost_usd) if planned else NOT_APPLICABLE,
+        metric_value("cost_usd", column.cost_per_success) if planned else NOT_APPLICABLE,
         _latency(column),
     )
 

@@ -81,7 +81,7 @@ def _mail_misses(args: MailMatch, item: SentMail | MailDraft, state: EndState) -
     if args.subject_contains is not None and not _contains_all(
         item.subject, [args.subject_contains]
     ):
-        misses.append(f"subject {item.subject!r}")
+        misses.append(f"subject {item.subject!r}, expected it to contain {args.subject_contains!r}")
     if args.body_contains is not None and not _contains_all(item.body, _texts(args.body_contains)):
         misses.append("body lacks " + ", ".join(repr(t) for t in _texts(args.body_contains)))
     misses += attachment_misses(list(args.attachments), list(item.attachments), state)
@@ -199,22 +199,24 @@ def _event_misses(
     if args.id is not None and event.id != args.id:
         misses.append("another id")
     if args.title is not None and _fold(title) != _fold(args.title):
-        misses.append(f"title {title!r}")
+        misses.append(f"title {title!r}, expected {args.title!r}")
     if args.title_contains is not None and not _contains_all(title, [args.title_contains]):
-        misses.append(f"title {title!r}")
+        misses.append(f"title {title!r}, expected it to contain {args.title_contains!r}")
     if start is not None and ev_start != start:
-        misses.append(f"starts {ev_start.isoformat()}")
+        misses.append(f"starts {ev_start.isoformat()}, expected {start.isoformat()}")
     if end is not None and ev_end != end:
-        misses.append(f"ends {ev_end.isoformat()}")
+        misses.append(f"ends {ev_end.isoformat()}, expected {end.isoformat()}")
     if args.minutes is not None and ev_end - ev_start != dt.timedelta(minutes=args.minutes):
-        misses.append(f"lasts {ev_start.isoformat()}..{ev_end.isoformat()}")
+        misses.append(
+            f"lasts {ev_start.isoformat()}..{ev_end.isoformat()}, expected {args.minutes} min"
+        )
     misses += [f"{a} not invited" for a in _addresses(args.attendees) if a not in people]
     misses += [f"{a} invited" for a in _addresses(args.uninvited) if a in people]
     for who, rsvp in args.rsvp.items():
         email = _addresses(who)[0]
         got = event.my_rsvp if email == owner else people.get(email)
         if got != rsvp:
-            misses.append(f"{email} rsvp {got}")
+            misses.append(f"{email} rsvp {got}, expected {rsvp}")
     if args.new is not None:
         # An invite that arrived during the attempt (a timeline ``deliver``) was not seeded,
         # but the user did not create it either: what the user creates, the user organizes.

@@ -103,7 +103,7 @@ def submitted(args: Submitted, state: EndState) -> CheckOutcome:
     for req in posts:
         fields = _fields_of(req)
         wrong = [
-            f"{name}={fields.get(name)!r}"
+            f"{name}={fields.get(name)!r}, expected {_show(expected)!r}"
             for name, expected in args.fields.items()
             if not _value_matches(expected, fields.get(name, []))
         ]

@@ -40,6 +40,7 @@ from proctor.records._models import (
     UserQuestion,
     WebRequest,
 )
+from proctor.records._paths import shared_path
 from proctor.records._redact import Redactor, is_secret, redact_secrets
 from proctor.records._review import REVIEW_SCORES, ArmReview, AttemptReview, RunReview
 from proctor.records._run import ControlFile, Leg, RunInfo, TraceEvent
@@ -196,6 +197,7 @@ __all__ = [
     "put_jsonl_row",
     "read_snapshot",
     "redact_secrets",
+    "shared_path",
     "storage_error",
     "write_bytes_atomic",
     "write_jsonl_atomic",

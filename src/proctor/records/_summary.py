@@ -204,7 +204,12 @@ class RunSummary(_Record):
     )
     determinism: list[Determinism] = Field(default_factory=list)
     causes: list[CauseGroup] = Field(default_factory=list)
-    targets: str | None = Field(default=None, description="The targets file the bars came from.")
+    targets: str | None = Field(
+        default=None,
+        description="The targets file the bars came from, relative to the proctor package "
+        "(proctor/report/targets.toml) or the current folder, else its name: never an "
+        "absolute path.",
+    )
     budget_usd: float | None = Field(default=None, description="--budget, when one was set.")
     time_scale: float = Field(
         default=1.0,

@@ -23,9 +23,12 @@ from proctor.report._causes import (
 from proctor.report._compare import (
     CompareWarning,
     Comparison,
+    ScenarioSets,
     arm_specs,
     compare,
+    compare_runs,
     compare_warnings,
+    scenario_sets,
 )
 from proctor.report._compare_render import (
     ComparePaths,
@@ -126,6 +129,7 @@ __all__ = [
     "Reviewer",
     "RowKey",
     "RunListing",
+    "ScenarioSets",
     "StoredRun",
     "TableSection",
     "TablesPage",
@@ -140,6 +144,7 @@ __all__ = [
     "cause_label",
     "cause_of",
     "compare",
+    "compare_runs",
     "compare_warnings",
     "comparison_json",
     "counts_line",
@@ -186,6 +191,7 @@ __all__ = [
     "review_run",
     "run_dir_of",
     "run_state",
+    "scenario_sets",
     "score_text",
     "signature",
     "stop_cause",

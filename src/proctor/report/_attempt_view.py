@@ -14,7 +14,7 @@ from typing import Any
 
 from proctor.errors import RunError
 from proctor.records import AttemptRecord, CheckResult, PlannerCall
-from proctor.report._causes import attempt_path, cause_label, cause_of
+from proctor.report._causes import attempt_path, cause_label, cause_of, check_line
 
 TOKEN_KINDS = ("input", "output", "cached")
 """The token counts a call row shows, as in/out/cached."""
@@ -76,6 +76,11 @@ class FailedCheck:
 
     path: str
     check: CheckResult
+
+    @property
+    def line(self) -> str:
+        """What it expected against what it found, on one line (``check_line``)."""
+        return check_line(self.check)
 
 
 def _failed(checks: Sequence[CheckResult], prefix: str = "") -> list[FailedCheck]:
@@ -157,6 +162,7 @@ class AttemptView:
                     "expected": f.check.expected,
                     "actual": f.check.actual,
                     "detail": f.check.detail,
+                    "line": f.line,
                 }
                 for f in self.failed_checks
             ],

@@ -101,6 +101,33 @@ def _failing_path(checks: Sequence[CheckResult]) -> list[CheckResult]:
     return []
 
 
+EXPECTED = "expected"
+"""The word by which a check's detail states what it expected (then it is shown alone)."""
+
+
+def check_line(check: CheckResult) -> str:
+    """A failed check on one line, always with what it expected against what it found.
+
+    The detail when it states its expectation (``... expected 'SHIP_P2'``, or quotes the
+    expected text); otherwise
+    the detail (what was found) and the check's expected value, or without a detail,
+    ``expected E, actual A``.
+    """
+    if not check.detail:
+        return f"expected {_short(check.expected, 80)}, actual {_short(check.actual, 80)}"
+    if _states_expected(check):
+        return _short(check.detail, 240)
+    return f"{_short(check.detail)}; expected {_short(check.expected, 120)}"
+
+
+def _states_expected(check: CheckResult) -> bool:
+    """The detail says what was expected: by the word, or by quoting an expected text
+    (``answer '41' is not '42'``)."""
+    expected = check.expected
+    quoted = isinstance(expected, str) and bool(expected) and repr(expected) in check.detail
+    return EXPECTED in check.detail or quoted
+
+
 def last_tool_error(record: AttemptRecord) -> str | None:
     errors = [s for s in record.steps if s.error]
     if not errors:
@@ -115,13 +142,7 @@ def _wrong_outcome(record: AttemptRecord) -> str:
     if path:
         leaf = path[-1]
         name = " > ".join(c.name for c in path)
-        if leaf.detail:
-            parts.append(f"check {name}: {_short(leaf.detail)}")
-        else:
-            parts.append(
-                f"check {name}: expected {_short(leaf.expected, 60)}, "
-                f"actual {_short(leaf.actual, 60)}"
-            )
+        parts.append(f"check {name}: {check_line(leaf)}")
     error = last_tool_error(record)
     parts.append(f"last tool error: {error}" if error else "no tool error")
     return "; ".join(parts)

@@ -5,6 +5,10 @@ the null agent in A and a command agent in B. ``compare_warnings`` says so: an
 arm present in both runs whose spec (as run.json recorded it), agent kind,
 model or mode differs, and a scenario whose file hash differs between the runs
 or within one of them.
+
+Numbers of two runs compare only over the same scenarios: ``compare_runs``
+summarizes each run over the scenarios both hold (``ScenarioSets``), warns when
+the sets differ, and the per-scenario table lists the largest change first.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from dataclasses import dataclass, field
 from proctor.records import AttemptRecord, MetricRow, RunSummary, ScenarioRow, redact_secrets
 from proctor.report import _format as f
 from proctor.report._load import StoredRun
+from proctor.report._summary import summarize
+from proctor.report._targets import Targets, applies
 from proctor.vocab import RunDifference
 
 SAME, CHANGED, BETTER, WORSE = "", "≠", "▲", "▼"
@@ -47,6 +53,60 @@ class ScenarioDiff:
     a: str
     b: str
     mark: str
+    change: float | None = None
+    """B's pass rate minus A's (-1 to 1); None when either side has no scored attempt."""
+
+
+NAMES_SHOWN = 5
+"""Scenario ids named in the scenario-set warning; the rest are counted."""
+
+
+@dataclass(frozen=True)
+class ScenarioSets:
+    """Which scenarios each run holds: only the shared ones are compared."""
+
+    shared: list[str]
+    only_a: list[str]
+    only_b: list[str]
+
+    @property
+    def differ(self) -> bool:
+        return bool(self.only_a or self.only_b)
+
+    @property
+    def text(self) -> str:
+        """``compared on 2 shared scenarios; 48 only in A, 0 only in B``."""
+        return (
+            f"compared on {len(self.shared)} shared scenario(s); "
+            f"{len(self.only_a)} only in A, {len(self.only_b)} only in B"
+        )
+
+
+def scenario_sets(a: Iterable[str], b: Iterable[str]) -> ScenarioSets:
+    """The scenario ids of A and B, split into shared, only in A, only in B (first-seen order)."""
+    ids_a, ids_b = dict.fromkeys(a), dict.fromkeys(b)
+    return ScenarioSets(
+        shared=[s for s in ids_a if s in ids_b],
+        only_a=[s for s in ids_a if s not in ids_b],
+        only_b=[s for s in ids_b if s not in ids_a],
+    )
+
+
+def _named(ids: list[str]) -> str:
+    shown = ", ".join(ids[:NAMES_SHOWN])
+    more = len(ids) - NAMES_SHOWN
+    return shown + (f", … (+{more})" if more > 0 else "")
+
+
+def _sets_warning(sets: ScenarioSets) -> CompareWarning:
+    parts = [sets.text]
+    if sets.only_a:
+        parts.append(f"only in A: {_named(sets.only_a)}")
+    if sets.only_b:
+        parts.append(f"only in B: {_named(sets.only_b)}")
+    text = "scenario sets differ, " + "; ".join(parts)
+    a, b = len(sets.shared) + len(sets.only_a), len(sets.shared) + len(sets.only_b)
+    return CompareWarning("scenarios", "scenarios", f"{a} scenario(s)", f"{b} scenario(s)", text)
 
 
 """What differs: an arm's spec, agent kind (when a run.json lacks the spec), model or
@@ -81,6 +141,7 @@ class Comparison:
     rows: list[RowDiff]
     scenarios: list[ScenarioDiff]
     warnings: list[CompareWarning] = field(default_factory=list)
+    sets: ScenarioSets = field(default_factory=lambda: ScenarioSets([], [], []))
 
     @property
     def changed_rows(self) -> int:
@@ -92,16 +153,16 @@ class Comparison:
 
 
 Getter = Callable[[MetricRow], float | None]
-METRICS: tuple[tuple[str, Getter, Callable[[float | None], str], bool], ...] = (
-    ("success", lambda m: m.success, f.pct, True),
-    ("success low", lambda m: m.success_low, f.pct, True),
-    ("med calls", lambda m: m.median_planner_calls, f.num, False),
-    ("med tokens", lambda m: m.median_tokens, f.num, False),
-    ("med $", lambda m: m.median_cost_usd, f.money, False),
-    ("med time", lambda m: m.median_seconds, f.secs, False),
-    ("flip rate", lambda m: m.flip_rate, f.pct, False),
+METRICS: tuple[tuple[str, Getter, Callable[[float | None], str], bool, str | None], ...] = (
+    ("success", lambda m: m.success, f.pct, True, None),
+    ("success low", lambda m: m.success_low, f.pct, True, None),
+    ("med calls", lambda m: m.median_planner_calls, f.num, False, "planner_calls"),
+    ("med tokens", lambda m: m.median_tokens, f.num, False, "tokens"),
+    ("med $", lambda m: m.median_cost_usd, f.money, False, "cost_usd"),
+    ("med time", lambda m: m.median_seconds, f.secs, False, None),
+    ("flip rate", lambda m: m.flip_rate, f.pct, False, None),
 )
-"""(name, value, format, higher is better)."""
+"""(name, value, format, higher is better, the bar metric whose ``applies`` rules it)."""
 
 
 def _mark(a: float | None, b: float | None, higher_better: bool, shown_a: str, shown_b: str) -> str:
@@ -112,12 +173,22 @@ def _mark(a: float | None, b: float | None, higher_better: bool, shown_a: str, s
     return BETTER if (b > a) == higher_better else WORSE
 
 
+def _side(
+    row: MetricRow | None, get: Getter, fmt: Callable[[float | None], str], bar: str | None
+) -> tuple[float | None, str]:
+    """One side's value and text: ``-`` without the row, ``–`` where the number does not apply."""
+    if row is None:
+        return None, "-"
+    if bar is not None and not applies(row, bar):
+        return None, f.NOT_APPLICABLE
+    value = get(row)
+    return value, fmt(value)
+
+
 def _row_diff(name: str, a: MetricRow | None, b: MetricRow | None) -> RowDiff:
     cells = []
-    for metric, get, fmt, higher in METRICS:
-        va = get(a) if a else None
-        vb = get(b) if b else None
-        sa, sb = (fmt(va) if a else "-"), (fmt(vb) if b else "-")
+    for metric, get, fmt, higher, bar in METRICS:
+        (va, sa), (vb, sb) = _side(a, get, fmt, bar), _side(b, get, fmt, bar)
         cells.append(Cell(metric, sa, sb, _mark(va, vb, higher, sa, sb)))
     ks = sorted({*(a.pass_k if a else {}), *(b.pass_k if b else {})})
     for k in ks:
@@ -218,16 +289,44 @@ def compare_warnings(a: StoredRun, b: StoredRun) -> list[CompareWarning]:
     return _arm_warnings(a, b) + _scenario_warnings(a, b)
 
 
-def compare(a: RunSummary, b: RunSummary, *, warnings: Iterable[CompareWarning] = ()) -> Comparison:
-    """Rows and scenarios of both runs, in A's order then B's new ones.
+def _rate(row: ScenarioRow | None) -> float | None:
+    return row.passes / row.attempts if row is not None and row.attempts else None
 
-    ``warnings`` (from ``compare_warnings``) are kept in the result, to be shown first.
+
+def _change(a: ScenarioRow | None, b: ScenarioRow | None) -> float | None:
+    rate_a, rate_b = _rate(a), _rate(b)
+    return None if rate_a is None or rate_b is None else round(rate_b - rate_a, 4)
+
+
+def _by_change(diff: ScenarioDiff) -> tuple[float, bool]:
+    """Largest change first, then rows marked without a rate change, then the same ones."""
+    return (-abs(diff.change or 0.0), not diff.mark)
+
+
+def compare(
+    a: RunSummary,
+    b: RunSummary,
+    *,
+    warnings: Iterable[CompareWarning] = (),
+    sets: ScenarioSets | None = None,
+) -> Comparison:
+    """Rows of both runs (A's order, then B's new ones), and scenarios both runs hold.
+
+    ``sets`` says which scenarios each run held (``compare_runs`` takes them from the
+    records, before summarizing both runs over the shared ones); without it, from the
+    summaries' rows. A scenario only one run holds is counted, never compared, and a
+    warning says the sets differ. The per-scenario table lists the largest change in
+    pass rate first. ``warnings`` (from ``compare_warnings``) are kept in the result,
+    to be shown first.
     """
+    if sets is None:
+        sets = scenario_sets((r.scenario for r in a.rows), (r.scenario for r in b.rows))
+    shared = set(sets.shared)
     rows_a = {f.row_name(m): m for m in a.metrics}
     rows_b = {f.row_name(m): m for m in b.metrics}
     rows = [_row_diff(n, rows_a.get(n), rows_b.get(n)) for n in dict.fromkeys([*rows_a, *rows_b])]
-    sc_a = {(r.scenario, f.row_name(r)): r for r in a.rows}
-    sc_b = {(r.scenario, f.row_name(r)): r for r in b.rows}
+    sc_a = {(r.scenario, f.row_name(r)): r for r in a.rows if r.scenario in shared}
+    sc_b = {(r.scenario, f.row_name(r)): r for r in b.rows if r.scenario in shared}
     scenarios = []
     for key in dict.fromkeys([*sc_a, *sc_b]):
         ra, rb = sc_a.get(key), sc_b.get(key)
@@ -244,5 +343,32 @@ def compare(a: RunSummary, b: RunSummary, *, warnings: Iterable[CompareWarning] 
             mark = CHANGED
         else:
             mark = SAME
-        scenarios.append(ScenarioDiff(key[0], key[1], _scenario_text(ra), _scenario_text(rb), mark))
-    return Comparison(a.label, b.label, rows, scenarios, list(warnings))
+        scenarios.append(
+            ScenarioDiff(
+                key[0], key[1], _scenario_text(ra), _scenario_text(rb), mark, _change(ra, rb)
+            )
+        )
+    scenarios.sort(key=_by_change)  # stable: ties keep A's order
+    found = ([_sets_warning(sets)] if sets.differ else []) + list(warnings)
+    return Comparison(a.label, b.label, rows, scenarios, found, sets)
+
+
+def compare_runs(a: StoredRun, b: StoredRun, targets: Targets | None = None) -> Comparison:
+    """Two stored runs compared over the scenarios both hold, with every warning.
+
+    Each run is summarized over the shared scenarios only, so a run of 50 scenarios
+    against one of 2 compares those 2, not 96% against 0%.
+    """
+    sets = scenario_sets((r.scenario for r in a.records), (r.scenario for r in b.records))
+    shared = set(sets.shared)
+    summaries = [
+        summarize(
+            run.label,
+            [r for r in run.records if r.scenario in shared],
+            run.started_at,
+            run.finished_at,
+            targets,
+        )
+        for run in (a, b)
+    ]
+    return compare(*summaries, warnings=compare_warnings(a, b), sets=sets)

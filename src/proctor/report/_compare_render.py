@@ -29,8 +29,10 @@ class ComparePaths:
 
 
 def counts_text(comparison: Comparison) -> str:
-    """``2 of 4 scenario row(s) differ; 1 of 2 arm row(s) differ``, and the warnings' count."""
+    """``compared on 2 shared scenario(s); 0 only in A, 0 only in B; 2 of 4 scenario row(s)
+    differ; 1 of 2 arm row(s) differ``, and the warnings' count."""
     text = (
+        f"{comparison.sets.text}; "
         f"{comparison.changed_scenarios} of {len(comparison.scenarios)} scenario row(s) differ; "
         f"{comparison.changed_rows} of {len(comparison.rows)} arm row(s) differ"
     )
@@ -47,6 +49,7 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
     return {
         "a": comparison.a,
         "b": comparison.b,
+        "scenario_sets": asdict(comparison.sets),
         "warnings": [asdict(w) for w in comparison.warnings],
         "rows": [{"row": d.row, "cells": [asdict(c) for c in d.cells]} for d in comparison.rows],
         "scenarios": [asdict(sd) for sd in comparison.scenarios],
@@ -55,7 +58,7 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
 
 
 def render_compare_markdown(comparison: Comparison) -> str:
-    """compare.md: the warnings, then the per-row and per-scenario tables."""
+    """compare.md: the warnings, then the per-row and per-scenario (largest change first) tables."""
     a, b = safe(comparison.a), safe(comparison.b)
     lines = [f"# proctor compare: A = {a}, B = {b}", "", counts_text(comparison), ""]
     if comparison.warnings:
@@ -69,7 +72,7 @@ def render_compare_markdown(comparison: Comparison) -> str:
         for i, cell in enumerate(diff.cells)
     ]
     lines += table(["arm", "metric", "A", "B", ""], rows)
-    lines += ["", "## Per scenario", ""]
+    lines += ["", "## Per scenario (largest change first)", ""]
     scenarios = [[sd.scenario, sd.row, sd.a, sd.b, sd.mark] for sd in comparison.scenarios]
     lines += table(["scenario", "arm", "A", "B", ""], scenarios)
     return "\n".join(lines) + "\n"

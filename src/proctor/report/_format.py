@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Protocol
 
-from proctor.records import Bar, MetricRow, ScenarioRow
+from proctor.records import AttemptRecord, Bar, MetricRow, ScenarioRow
+from proctor.report._metrics import plans, total_tokens
+from proctor.report._targets import applies, value_of
 
 NA = "n/a"
 OP_SIGNS = {">=": "≥", ">": ">", "<=": "≤", "<": "<"}
@@ -71,21 +73,65 @@ def metric_value(metric: str, value: float | None) -> str:
     return num(value)
 
 
+def median_cell(row: MetricRow, metric: str) -> str:
+    """A row's median of ``metric`` in its unit; – when the row has no such number.
+
+    Planner calls, tokens and $ do not apply to an agent with no model that reports
+    no usage (``targets.applies``): its zeros are no usage, not a cheap run.
+    """
+    if not applies(row, metric):
+        return NOT_APPLICABLE
+    return metric_value(metric, value_of(row, metric))
+
+
+def total_cell(row: MetricRow, metric: str, value: float | None) -> str:
+    """A row's total of a planner number (calls, invalid calls, tokens, $); – as ``median_cell``."""
+    if not row.planner:
+        return NOT_APPLICABLE
+    return metric_value(metric, value)
+
+
+def usage_cells(record: AttemptRecord) -> tuple[str, str, str]:
+    """One attempt's planner calls, tokens and $; – each when its agent reports no usage."""
+    if not plans(record):
+        return NOT_APPLICABLE, NOT_APPLICABLE, NOT_APPLICABLE
+    tokens = total_tokens(record.tokens)
+    return str(record.planner_calls), num(tokens), money(record.cost_usd)
+
+
 def bar_title(bar: Bar) -> str:
     """E.g. ``success ≥ 90%``, ``$ ≤ $0.0500``, ``time < 120.0 s``."""
     name = METRIC_NAMES.get(bar.metric, bar.metric)
     return f"{name} {OP_SIGNS[bar.op]} {metric_value(bar.metric, bar.target)}"
 
 
-def bar_cell(bar: Bar) -> str:
-    """✓ or ✗, then the value (an unknown one reads n/a and is never ✓); – when n/a."""
+def scored_none(row: MetricRow | None) -> bool:
+    """The row has no scored attempt (its arm was skipped, or lost every try to infra)."""
+    return row is not None and row.attempts == 0
+
+
+def bar_cell(bar: Bar, row: MetricRow | None = None) -> str:
+    """✓ or ✗, then the value; – when the bar does not apply; n/a for a row with no scored
+    attempt (a skipped arm is unknown, not failed). An unknown value of a scored row reads
+    ``✗ n/a``: it is never ✓."""
     if not bar.applies:
         return NOT_APPLICABLE
+    if scored_none(row):
+        return NA
     return f"{'✓' if bar.met else '✗'} {metric_value(bar.metric, bar.value)}"
 
 
+def bar_state(bar: Bar, row: MetricRow | None = None) -> str:
+    """How a bar cell is coloured: ``met``, ``unmet``, or ``none`` (– or a skipped arm's n/a)."""
+    if not bar.applies or scored_none(row):
+        return "none"
+    return "met" if bar.met else "unmet"
+
+
 def bars_met(row: MetricRow) -> str:
-    """E.g. ``2/3``: bars met of those that apply to the row."""
+    """E.g. ``2/3``: bars met of those that apply to the row; n/a with no scored attempt."""
+    if scored_none(row):
+        return NA
     met, counted = row.bars_met()
     return f"{met}/{counted}"
 

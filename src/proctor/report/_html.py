@@ -1,8 +1,8 @@
-"""report.html: one self-contained file (inline CSS, JS, SVG and screenshots) that works offline."""
+"""report.html: one self-contained file (inline CSS, JS, SVG, screenshot thumbnails) that works
+offline; each thumbnail links its full PNG in the run folder (``_shots``)."""
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from collections.abc import Sequence
@@ -20,10 +20,10 @@ from proctor.report import _format as f
 from proctor.report._attempt_view import AttemptView, attempt_view
 from proctor.report._markdown import counts_line, k_range
 from proctor.report._plots import cost_vs_success, success_by_arm, time_distributions
+from proctor.report._shots import Shot, shots
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 JSON_LIMIT = 4000
-SHOTS = ("before", "after")
 
 
 def anchor(attempt_id: str) -> str:
@@ -60,14 +60,6 @@ def flatten(checks: Sequence[CheckResult], depth: int = 0) -> list[CheckView]:
     return out
 
 
-def screenshot(folder: Path, name: str) -> str | None:
-    """A PNG in the attempt folder as a data URI, or None when it was not taken."""
-    path = folder / f"{name}.png"
-    if not path.is_file():
-        return None
-    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
-
-
 @dataclass(frozen=True)
 class HtmlAttempt:
     """One attempt's details: the shared view, plus its anchor, check rows and screenshots."""
@@ -75,7 +67,7 @@ class HtmlAttempt:
     view: AttemptView
     anchor: str
     checks: list[CheckView]
-    shots: dict[str, str]
+    shots: list[Shot]
 
     @property
     def record(self) -> AttemptRecord:
@@ -89,10 +81,13 @@ class HtmlAttempt:
 def attempt_views(records: Sequence[AttemptRecord], run_dir: Path) -> list[HtmlAttempt]:
     views = []
     for record in records:
-        folder = run_dir / "attempts" / record.id
-        shots = {name: uri for name in SHOTS if (uri := screenshot(folder, name)) is not None}
         views.append(
-            HtmlAttempt(attempt_view(record), anchor(record.id), flatten(record.checks), shots)
+            HtmlAttempt(
+                attempt_view(record),
+                anchor(record.id),
+                flatten(record.checks),
+                shots(run_dir, record.id),
+            )
         )
     return views
 

@@ -53,9 +53,9 @@ def results_section(summary: RunSummary) -> list[str]:
                 m.attempts,
                 f.interval(m),
                 *[f.pass_k_cell(m, k) for k in ks],
-                f.num(m.median_planner_calls),
-                f.num(m.median_tokens),
-                f.money(m.median_cost_usd),
+                f.median_cell(m, "planner_calls"),
+                f.median_cell(m, "tokens"),
+                f.median_cell(m, "cost_usd"),
                 f.secs(m.median_seconds),
                 f.pct(m.flip_rate),
                 m.infra_errors,
@@ -71,7 +71,7 @@ def results_section(summary: RunSummary) -> list[str]:
             [
                 [
                     f.row_name(m),
-                    *[f.bar_cell(b) for b in m.bars],
+                    *[f.bar_cell(b, m) for b in m.bars],
                     f.bars_met(m),
                 ]
                 for m in summary.metrics
@@ -81,10 +81,10 @@ def results_section(summary: RunSummary) -> list[str]:
     totals = [
         [
             f.row_name(m),
-            m.total_planner_calls,
-            m.total_invalid_calls,
-            m.total_tokens,
-            f.money(m.total_cost_usd),
+            f.total_cell(m, "planner_calls", m.total_planner_calls),
+            f.total_cell(m, "planner_calls", m.total_invalid_calls),
+            f.total_cell(m, "tokens", m.total_tokens),
+            f.total_cell(m, "cost_usd", m.total_cost_usd),
             f.secs(m.total_seconds),
         ]
         for m in summary.metrics

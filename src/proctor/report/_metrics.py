@@ -155,7 +155,7 @@ def metric_row(key: RowKey, records: Sequence[AttemptRecord]) -> MetricRow:
         median_tool_calls=median([r.tool_calls for r in graded]),
         median_observations=median([r.observations for r in graded]),
         median_inputs=median([r.inputs for r in graded]),
-        planner=any(_plans(r) for r in graded),
+        planner=any(plans(r) for r in graded),
         total_planner_calls=sum(r.planner_calls for r in graded),
         total_invalid_calls=sum(r.invalid_calls for r in graded),
         total_tokens=sum(total_tokens(r.tokens) for r in graded),
@@ -168,7 +168,7 @@ def metric_row(key: RowKey, records: Sequence[AttemptRecord]) -> MetricRow:
     )
 
 
-def _plans(record: AttemptRecord) -> bool:
+def plans(record: AttemptRecord) -> bool:
     """A model planned the attempt, or its agent reported usage (calls, tokens or $).
 
     An agent without a planner records $0.00 and no calls: that is no usage.

@@ -10,7 +10,7 @@ from html import escape
 from typing import NamedTuple
 
 from proctor.records import AttemptRecord, MetricRow
-from proctor.report._format import money, row_name
+from proctor.report._format import NOT_APPLICABLE, money, row_name
 from proctor.report._metrics import by_row, scored
 
 WIDTH = 640
@@ -147,11 +147,17 @@ def success_by_arm(metrics: Sequence[MetricRow], target: float | None) -> str:
 
 
 def cost_vs_success(metrics: Sequence[MetricRow], target: float | None) -> str:
-    """Each row at (median $ per task, success); rows with unknown $ are listed as n/a."""
+    """Each row at (median $ per task, success).
+
+    A row whose $ does not apply (an agent with no model that reports no usage) is
+    never plotted at $0: it is listed as ``$ –``; a row whose $ is unknown as ``$ n/a``.
+    """
     frame = _frame([])
     left, span = frame.left, SPAN
     top, bottom = 28, 240
-    known = [m for m in metrics if m.median_cost_usd is not None and m.success is not None]
+    known = [
+        m for m in metrics if m.planner and m.median_cost_usd is not None and m.success is not None
+    ]
     highest = max([m.median_cost_usd or 0.0 for m in known] + [target or 0.0])
     ticks = _ticks(highest if highest > 0 else 0.01)
     scale = span / ticks[-1]
@@ -198,13 +204,15 @@ def cost_vs_success(metrics: Sequence[MetricRow], target: float | None) -> str:
             )
         )
     height = 300.0
-    unknown = [row_name(m) for m in metrics if m not in known]
-    if unknown:
-        # The note wraps instead of running past the plot's edge, and the plot grows to hold it.
-        lines = _lines(frame, "$ n/a: " + ", ".join(unknown))
-        for n, line in enumerate(lines):
-            body.append(_text(8, height - 6 + n * 14, line, cls="na"))
-        height += 14 * (len(lines) - 1)
+    free = [row_name(m) for m in metrics if not m.planner]
+    unknown = [row_name(m) for m in metrics if m.planner and m not in known]
+    notes = [f"$ {NOT_APPLICABLE} (no model, no usage): " + ", ".join(free)] if free else []
+    notes += ["$ n/a: " + ", ".join(unknown)] if unknown else []
+    # Each note wraps instead of running past the plot's edge, and the plot grows to hold it.
+    lines = [line for note in notes for line in _lines(frame, note)]
+    for n, line in enumerate(lines):
+        body.append(_text(8, height - 6 + n * 14, line, cls="na"))
+    height += 14 * max(len(lines) - 1, 0)
     return _svg("cost-vs-success", "Cost against success", frame, height, body)
 
 

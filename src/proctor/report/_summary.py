@@ -14,6 +14,7 @@ from proctor.records import (
     RunSummary,
     ScenarioRow,
     put_jsonl_row,
+    shared_path,
     write_model_atomic,
     write_text_atomic,
 )
@@ -99,7 +100,7 @@ def summarize(
         peers=peer_rows(records),
         determinism=determinism(records),
         causes=failure_causes(records),
-        targets=str(targets.source),
+        targets=shared_path(targets.source),
         budget_usd=budget_usd,
         time_scale=time_scale,
         spent_usd=(

@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from proctor._text import markup, safe
-from proctor.records import Bar, CauseGroup, RunSummary
+from proctor.records import CauseGroup, RunSummary
 from proctor.report import _format as f
 from proctor.report._causes import diagnose_lines
 from proctor.report._markdown import counts_line
@@ -20,11 +20,11 @@ def print_table(summary: RunSummary, console: Console) -> None:
     """scenario · tier · category · result · time, then the counts line."""
     arms = {f.row_name(row) for row in summary.rows}
     table = Table(title=f"proctor run {markup(summary.label)}", title_justify="left")
-    table.add_column("scenario")
+    table.add_column("scenario", overflow="fold")  # labels are never cut: they fold
     table.add_column("tier")
     table.add_column("category")
     if len(arms) > 1:
-        table.add_column("arm")
+        table.add_column("arm", overflow="fold")
     table.add_column("result")
     table.add_column("time", justify="right")
     for row in summary.rows:
@@ -41,8 +41,7 @@ def print_table(summary: RunSummary, console: Console) -> None:
     console.print(counts_line(summary))
 
 
-def _bar_style(bar: Bar) -> str:
-    return "dim" if not bar.applies else "green" if bar.met else "red"
+BAR_STYLE = {"met": "green", "unmet": "red", "none": "dim"}
 
 
 def print_metrics(summary: RunSummary, console: Console) -> None:
@@ -50,14 +49,14 @@ def print_metrics(summary: RunSummary, console: Console) -> None:
     if not summary.metrics:
         return
     table = Table(title="bars", title_justify="left")
-    table.add_column("arm")
+    table.add_column("arm", overflow="fold")  # a label is never cut: it folds
     table.add_column("n", justify="right")
     table.add_column("95% CI", justify="right")
     for bar in summary.metrics[0].bars:
         table.add_column(f.bar_title(bar), justify="right")
     for m in summary.metrics:
         cells = [markup(f.row_name(m)), str(m.attempts), f.interval_short(m)]
-        cells += [f"[{_bar_style(b)}]{f.bar_cell(b)}[/]" for b in m.bars]
+        cells += [f"[{BAR_STYLE[f.bar_state(b, m)]}]{f.bar_cell(b, m)}[/]" for b in m.bars]
         table.add_row(*cells)
     console.print(table)
 
@@ -69,7 +68,8 @@ def print_peers(summary: RunSummary, console: Console) -> None:
     table = Table(title="peer suites (graded by their own reward)", title_justify="left")
     for title in ("suite", "arm", "n", "ended", "success (raw = 1)", "95% CI", "mean raw",
                   "mean time-scaled", "BrowserGym (raw > 0)"):  # fmt: skip
-        table.add_column(title, justify="left" if title in ("suite", "arm") else "right")
+        left = title in ("suite", "arm")
+        table.add_column(title, justify="left" if left else "right", overflow="fold")
     for p in summary.peers:
         ci = (
             f"{p.success_low:.0%}–{p.success_high:.0%}"

@@ -42,7 +42,7 @@ from proctor.compare import (
     side_of,
 )
 from proctor.errors import ProctorError, RunError
-from proctor.records import AttemptRecord, write_model_atomic
+from proctor.records import AttemptRecord, shared_path, write_model_atomic
 from proctor.runner._attempt import run_attempt
 from proctor.runner._plan import Arm, PlanItem, make_plan, oracle_factory
 from proctor.runner._run import ProgressHook, driving, note_seal
@@ -164,7 +164,10 @@ class GateVerdictFile(BaseModel):
     baseline: str = Field(description="The baseline side: LABEL, LABEL/ARM or NAME (SPEC).")
     candidate: str
     run: str | None = Field(description="Label of the run this job made; None if none.")
-    gate_file: str
+    gate_file: str = Field(
+        description="The gate file, relative to the current folder or the proctor package "
+        "(e.g. proctor/suite/gate.json); never an absolute path."
+    )
     gate: dict[str, str] = Field(description="gate.json's hashes the verdict used.")
     topped_up: list[TopUp] = Field(description="Top-ups that ran before the verdict.")
     text: str = Field(description="The verdict as printed.")
@@ -195,7 +198,7 @@ class GateOutcome:
             baseline=job.baseline.name,
             candidate=job.candidate.name,
             run=run,
-            gate_file=str(gate_file),
+            gate_file=shared_path(gate_file),
             gate=dict(job.gate),
             topped_up=list(self.topped_up),
             text=render_verdict(self.verdict),
