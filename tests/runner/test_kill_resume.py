@@ -224,6 +224,7 @@ def test_ctrl_c_ends_the_attempts_in_flight_reaps_and_exits_130(tmp_path: Path) 
     assert cut < TOTAL, (cut, said.read_text()[-3000:])
     assert marked_processes({mark}) == [], "Ctrl-C left a worker, browser or driver running"
     assert not list(run_dir.rglob("*.tmp"))
+    assert not (run_dir / "scratch").exists(), "Ctrl-C left the scratch root behind"
     finished = subprocess.run(
         command(results, "int", ["--workers", "2"], resume=True),
         env=env(),

@@ -335,7 +335,10 @@ async def run_gate(
     topped: tuple[TopUp, ...] = ()
     records: list[AttemptRecord] = []
     try:
-        async with driving(run_dir), Worker(run_dir, options) as worker:
+        async with (
+            driving(run_dir, keep_scratch=options.keep_scratch),
+            Worker(run_dir, options) as worker,
+        ):
             note_seal(run_dir, worker.seal)
             state = _Job(job, worker, progress, say)
             try:

@@ -8,6 +8,7 @@ import datetime as dt
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
@@ -105,13 +106,15 @@ def run_info(label: str, config: dict[str, Any]) -> RunInfo:
 
 
 @contextlib.asynccontextmanager
-async def driving(run_dir: Path) -> AsyncIterator[None]:
+async def driving(run_dir: Path, *, keep_scratch: bool = False) -> AsyncIterator[None]:
     """This process drives ``run_dir``'s workers for the block: its owner mark in ``.pids/``.
 
     First what dead runs under the same results folder left running (a kill -9)
     ends. On the way out, once the block closed its workers, the mark goes, and
     so do control files (a killed worker's or an older leg's) and temp files (a
-    write an interrupt cut short). ``proctor run``, ``models`` and ``gate`` all
+    write an interrupt cut short), and the scratch root unless ``keep_scratch``: a try
+    that ended removed its own folder, and one an interrupt cancelled (its worker
+    killed mid-try) is redone from a fresh folder. ``proctor run``, ``models`` and ``gate`` all
     drive through it, so ``cleanup`` and ``tail`` see every kind of run alike.
 
     Raises:
@@ -127,6 +130,8 @@ async def driving(run_dir: Path) -> AsyncIterator[None]:
         release(run_dir)
         drop_controls(run_dir)
         drop_temps(run_dir)
+        if not keep_scratch:
+            await asyncio.to_thread(shutil.rmtree, run_dir / "scratch", ignore_errors=True)
 
 
 @dataclass(frozen=True)
@@ -190,7 +195,7 @@ async def execute(
             if progress:
                 progress(item, None)
 
-        async with driving(run_dir):
+        async with driving(run_dir, keep_scratch=options.keep_scratch):
             try:
                 slots = await executor.open(run_dir, options, clock)
                 seal = executor.seal()
@@ -199,9 +204,6 @@ async def execute(
                 await drive(todo, slots, options, sink, budget=budget, started=begun)
             finally:
                 await executor.close()
-    scratch_root = run_dir / "scratch"
-    if scratch_root.is_dir() and not any(scratch_root.iterdir()):
-        scratch_root.rmdir()
     order = {item.attempt_id: i for i, item in enumerate(plan)}
     records.sort(key=lambda r: order.get(r.id, 0))
     return RunResult(label, run_dir, records, started, time.time(), len(todo))
