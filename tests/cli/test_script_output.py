@@ -17,7 +17,7 @@ def test_list_json_has_every_field_and_the_whole_id(scenarios: Path, proctor: Pr
     listing = json.loads(done.stdout)
     assert listing["count"] == len(listing["scenarios"])
     (mine,) = [s for s in listing["scenarios"] if s["id"] == LONG]
-    assert set(mine) == {"id", "tier", "category", "status", "title", "path"}
+    assert set(mine) == {"id", "tier", "category", "status", "title", "capabilities", "path"}
     assert mine["path"] == str(scenarios / f"{LONG}.yaml")
 
 
