@@ -12,6 +12,12 @@ A try past its deadline is ended with ``ray.kill`` on its actor (Ray cannot
 cancel a running actor task by force) and the slot makes a new actor; an actor
 that dies (its node lost, a kill) is a ``worker`` fault, retried like any other.
 Ray is an extra: ``pip install 'proctor[ray]'``.
+
+Ray is kept quiet: usage stats are off in the driver and in everything a local Ray
+starts, and a local Ray (``_quiet_local``) runs on loopback without its API server,
+the process that, dashboard or not, asks the cloud metadata endpoints what machine
+this is; nothing it starts sends a packet off the box. Joining a cluster, only the
+driver's side is proctor's: docs/scaling.md says what an operator sets on the nodes.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import contextlib
 import datetime as dt
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +39,21 @@ START_TIMEOUT = 180.0
 """Seconds a new actor gets to start Ray's worker, its server and its browser."""
 
 
+QUIET_ENV = {"RAY_USAGE_STATS_ENABLED": "0"}
+"""Set in this process before Ray is imported, whatever the caller's environment or
+``~/.ray/config.json`` says, so the driver and every process a local Ray starts inherit
+it. Ray's ``ray.init`` turns usage stats off for the cluster it starts only in release
+wheels (a nightly reports to usage-stats.ray.io a minute after start, then hourly)."""
+
+LOOPBACK_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
+"""For a local Ray only: Ray's switch for a one-machine Ray (its default on macOS and
+Windows), which makes loopback the node's address. Without it each Ray process finds
+its address by routing a UDP socket towards 8.8.8.8, the daemons listen on every
+interface, and their traffic goes through the machine's outward address."""
+
+
 def _ray() -> Any:
+    os.environ.update(QUIET_ENV)
     try:
         import ray
     except ImportError as exc:
@@ -143,6 +164,53 @@ class _RaySlot:
         await self.kill()
 
 
+@contextlib.contextmanager
+def _quiet_local(ray: Any) -> Iterator[None]:
+    """Around ``ray.init`` of a local Ray: on loopback, and without the API server.
+
+    With ``include_dashboard=False`` Ray (2.60) still starts its API server, loading only
+    ``UsageStatsHead``, whose start asks 169.254.169.254 and metadata.google.internal
+    which cloud this is whether usage stats are on or off
+    (``dashboard/modules/usage_stats/usage_stats_head.py``). proctor uses no dashboard,
+    job or state API, so Ray's start function for that server is swapped, for the call,
+    for one that starts nothing. Ray reads the loopback switch at import, so the
+    driver's copy of it is set too. Both are put back once Ray is up: the processes
+    started keep the environment they were given, and a later ``ray.init(address=...)``
+    in this process finds its node by its real address.
+
+    Raises:
+        RunError: when this Ray lacks either hook, rather than start a Ray that talks.
+    """
+    services: Any = getattr(ray._private, "services", None)
+    constants: Any = getattr(ray._private, "ray_constants", None)
+    if not (hasattr(services, "start_api_server") and hasattr(constants, "ENABLE_RAY_CLUSTER")):
+        raise RunError(
+            f"--executor ray: Ray {ray.__version__} has no ray._private.services."
+            "start_api_server or ray_constants.ENABLE_RAY_CLUSTER, which proctor needs "
+            "to keep a local Ray off the network; install a Ray proctor supports "
+            "(pip install 'proctor[ray]') or run with --executor pool"
+        )
+    saved_env = {key: os.environ.get(key) for key in LOOPBACK_ENV}
+    saved = (services.start_api_server, constants.ENABLE_RAY_CLUSTER)
+    os.environ.update(LOOPBACK_ENV)
+    services.start_api_server = _no_api_server
+    constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        services.start_api_server, constants.ENABLE_RAY_CLUSTER = saved
+        for key, value in saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _no_api_server(*args: object, **kwargs: object) -> tuple[None, None]:
+    """Ray's ``start_api_server`` that starts nothing: no dashboard URL, no process."""
+    return None, None
+
+
 def _first(exc: BaseException) -> str:
     lines = [line for line in str(exc).splitlines() if line.strip()]
     return " | ".join(lines[-2:])[:500] if lines else type(exc).__name__
@@ -180,16 +248,9 @@ class RayExecutor:
         ray = _ray()
         if not ray.is_initialized():
             try:
-                if self.address:
-                    ray.init(address=self.address, log_to_driver=False)
-                else:
-                    ray.init(
-                        num_cpus=self.workers,
-                        include_dashboard=False,
-                        log_to_driver=False,
-                        configure_logging=False,
-                        object_store_memory=128 * 1024 * 1024,
-                    )
+                self._init(ray)
+            except RunError:
+                raise
             except Exception as exc:  # Ray's start-up timeout is a bare Exception
                 raise RunError(_start_failed(self.address, exc)) from exc
             self._started_ray = True
@@ -199,6 +260,20 @@ class RayExecutor:
         ]
         await asyncio.gather(*(s.start() for s in self._slots))
         return list(self._slots)
+
+    def _init(self, ray: Any) -> None:
+        if self.address:  # the cluster's processes are its operator's (docs/scaling.md)
+            ray.init(address=self.address, log_to_driver=False)
+            return
+        with _quiet_local(ray):
+            ray.init(
+                address="local",  # a new Ray, never one RAY_ADDRESS or `ray start` left
+                num_cpus=self.workers,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+                object_store_memory=128 * 1024 * 1024,
+            )
 
     def seal(self) -> SealState | None:
         return self._slots[0].seal if self._slots else None
