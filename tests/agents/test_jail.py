@@ -75,8 +75,6 @@ async def test_jailed_agent_sees_no_answer_key_and_cannot_act_off_the_toolset(
     }
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     loaded = load_scenario(path, sites={"forms"})
-    probe = tmp_path_factory.mktemp("jail-agent") / "probe.py"
-    probe.write_text(PROBE)
     worker.run_dir.mkdir(parents=True, exist_ok=True)
     (worker.run_dir / "run.json").write_text("{}")
     secrets = {
@@ -86,7 +84,8 @@ async def test_jailed_agent_sees_no_answer_key_and_cannot_act_off_the_toolset(
         "run.json": str(worker.run_dir / "run.json"),
         "harness-environ": f"/proc/{os.getpid()}/environ",
     }
-    args = [sys.executable, str(probe), json.dumps(secrets), str(worker.server.port)]
+    # Inline: the jail hides the test's temporary folders (its /tmp is its own).
+    args = [sys.executable, "-c", PROBE, json.dumps(secrets), str(worker.server.port)]
     arm = parse_arm(f"probe=command:{shlex.join(args)}")
     record: AttemptRecord = await run_attempt(worker, PlanItem(loaded, arm, 1), write=True)
     lines = [

@@ -44,10 +44,10 @@ def as_app(app: App, script: str) -> subprocess.CompletedProcess[str]:
     """Run ``script`` where the app runs: in its mount namespace, as its uid and group."""
     return subprocess.run(
         [
-            "nsenter", f"--target={app.pid}", "--mount", "--",
-            "setpriv", f"--reuid={APP_UID}", f"--regid={JAIL_GID}", "--clear-groups",
-            "sh", "-c", script,
-        ],  # fmt: skip
+            *("nsenter", f"--target={app.pid}", "--mount", "--"),
+            *("setpriv", f"--reuid={APP_UID}", f"--regid={JAIL_GID}", "--clear-groups"),
+            *("sh", "-c", script),
+        ],
         capture_output=True,
         text=True,
         timeout=30,
