@@ -1,14 +1,17 @@
 """Who a jailed process is: an unprivileged uid of its own, and the scratch folder it may write.
 
 Both jails (a ``command:`` agent's, ``agents/_jail.py``; a desktop app's,
-``computer/desktop/_jail.py``) end by running their program as a uid with no
-passwd entry and no capability, so the kernel's own file permissions stand
-behind the mount covers: a root-owned 0600 file (the control token, run.json)
-or a 0700 folder (``/root``, the desktop session's folder) is closed to it even
-where a cover is missing. The agent and the apps have different uids, so an
-agent can't reach into an app's private folders (its AT-SPI socket, its HOME):
-it drives the app only through the toolset. They share one group, which owns
-the attempt's scratch folder, so what one saves the other can open.
+``computer/desktop/_jail.py``) end by running their program as an unprivileged
+uid with no capability, so the kernel's own file permissions stand behind the
+mount covers: a root-owned 0600 file (the control token, run.json) or a 0700
+folder (``/root``, the desktop session's folder) is closed to it even where a
+cover is missing. The agent's uid has no passwd entry; the apps' uid is
+``nobody``, since a D-Bus bus admits a uid only through its passwd entry and an
+app must join the session and AT-SPI buses. The agent and the apps have
+different uids, so an agent can't reach into an app's private folders (its
+AT-SPI socket, its HOME): it drives the app only through the toolset. They share
+one group, which owns the attempt's scratch folder, so what one saves the other
+can open.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from pathlib import Path
 AGENT_UID = 64000
 """The uid a ``command:`` agent runs as (no passwd entry: it owns nothing on the machine)."""
 APP_UID = 65534
-"""The uid every desktop app runs as."""
+"""The uid every desktop app runs as (``nobody``: the buses admit it by that name)."""
 JAIL_GID = 64000
 """The group of both: it owns the scratch folder, so agent and apps share its files."""
 UMASK = 0o007

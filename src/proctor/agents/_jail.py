@@ -6,17 +6,21 @@ tree (other attempts, run.json) or the control token. Where Linux allows it
 (root or CAP_SYS_ADMIN), its command runs under ``unshare`` in:
 
 - its own mount namespace, where an empty tmpfs covers each hidden folder (the
-  results root, the scenario folders) and the attempt's scratch folder is moved
-  back into place, so the one folder it is given is the one it sees;
+  results root, the scenario folders, every copy of the suite, the checkout's git
+  folders, Ray's files: ``_view``), ``/tmp`` is a private one, the interpreter is
+  shown again where a cover hid it, the attempt's scratch folder is moved back
+  into place, and every other mount is made read-only;
 - its own PID namespace with a fresh ``/proc``: the harness's processes, their
   environment and their ``/proc/<pid>/root`` view of the real disk are not there;
   and when the jail's first process ends, the kernel ends every process left in it,
   so nothing an agent starts outlives its attempt;
-- with every capability dropped and ``no_new_privs`` set, so it cannot unmount the
-  covers, mount anything, or regain privileges through a setuid program.
+- as ``AGENT_UID`` (``_confine``), with every capability dropped and
+  ``no_new_privs`` set, so it cannot unmount the covers, mount anything, regain
+  privileges through a setuid program, or open root's 0600 files.
 
 Its network is the harness's: it needs the MCP endpoint on loopback (and, for a
-model agent, its provider). The fixture world is not reachable from there: in a
+model agent, its provider); every other loopback listener is reachable too (see
+docs/architecture.md, the seal). The fixture world is not reachable from there: in a
 sealed run the world answers only inside the browser's network (see
 ``world/_server.py``, lanes), so the agent can change the world only through the
 recorded toolset.

@@ -14,8 +14,8 @@ verbs. So every app (whatever the scenario names) starts through ``app_argv``:
   two D-Bus buses of the desktop session. Nothing else exists for it: no
   results root, no suite or scenario folder, no proctor checkout or ``.git``,
   no venv, no ``/proc``, no ``/tmp``;
-- the root itself is then made read-only, and the app runs as ``APP_UID`` (no
-  passwd entry, no capability, ``no_new_privs``), so the scratch folder and
+- the root itself is then made read-only, and the app runs as ``APP_UID``
+  (``nobody``, no capability, ``no_new_privs``), so the scratch folder and
   its HOME are the only places it can write, and root-owned files it could
   still name are closed to it by their modes.
 
