@@ -92,10 +92,10 @@ def gone(pid: int, ns: str) -> bool:
     return True
 
 
-@pytest.fixture
-def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where fixture agents write: outside the scenario's folder, which the jail hides."""
-    return tmp_path_factory.mktemp("agent-out")
+def pids_of(stdout: list[str]) -> dict[str, Any]:
+    """The pids a fixture agent told on stdout (the jail lets it write only its scratch)."""
+    line = next(line for line in stdout if line.startswith("PIDS "))
+    return json.loads(line.removeprefix("PIDS "))  # type: ignore[no-any-return]
 
 
 async def test_http_agent_drives_manual_selectors_to_a_pass(
@@ -135,46 +135,41 @@ async def test_stdio_agent_through_the_bridge_passes(
     assert [s.op for s in record.steps] == [*FORM_OPS, "done"]
 
 
-async def test_agent_past_the_tool_call_limit_is_stopped(
-    worker: Worker, tmp_path: Path, out_dir: Path
-) -> None:
+async def test_agent_past_the_tool_call_limit_is_stopped(worker: Worker, tmp_path: Path) -> None:
     loaded = scenario_file(tmp_path, "mcp-tool-limit", "{seconds: 60, tool_calls: 3}")
-    pidfile = out_dir / "spam.json"
-    arm = parse_arm(f"spam=command:{command('spam', str(pidfile))}")
+    arm = parse_arm(f"spam=command:{command('spam', '-')}")
     record = await run(worker, loaded, arm)
     assert record.stop_reason == "tool_limit"
     assert record.error == "the tool-call limit (3) is used up"
     assert record.tool_calls == 3  # the refused calls after the limit are not counted
     assert record.agent_seconds < 30  # stopped by the limit, not by the wall
     stdout = output(events(worker, loaded, arm), "stdout")
+    pids = pids_of(stdout)
+    stdout = stdout[1:]
     assert stdout[:3] == ["ok url: http://forms.proctor.test/contact"] * 3
     assert stdout[3] == (
         "ERROR tool_limit: the tool-call limit (3) is used up. "
         "The attempt has ended; stop calling tools."
     )
     assert all(line.startswith("ERROR refused: the attempt has ended") for line in stdout[4:])
-    pids = json.loads(pidfile.read_text())
     assert gone(pids["self"], pids["ns"])
 
 
-async def test_agent_ignoring_the_wall_limit_is_killed(
-    worker: Worker, tmp_path: Path, out_dir: Path
-) -> None:
+async def test_agent_ignoring_the_wall_limit_is_killed(worker: Worker, tmp_path: Path) -> None:
     loaded = scenario_file(tmp_path, "mcp-wall-limit", "{seconds: 5}")
-    pidfile = out_dir / "sleep.json"
-    spec = f"command:{command('sleep', str(pidfile))}"
+    spec = f"command:{command('sleep', '-')}"
 
     def factory(scenario: Scenario) -> CommandAgent:
-        return CommandAgent(command("sleep", str(pidfile)), grace=1.0)
+        return CommandAgent(command("sleep", "-"), grace=1.0)
 
     arm = Arm(name="sleeper", spec=spec, factory=factory)
     record = await run(worker, loaded, arm)
     assert record.stop_reason == "timeout"
     assert record.error == "the wall limit (5s) was reached"
-    pids = json.loads(pidfile.read_text())
+    trace = events(worker, loaded, arm)
+    pids = pids_of(output(trace, "stdout"))
     # SIGTERM is ignored by both, so only SIGKILL ended them; both are reaped.
     assert gone(pids["self"], pids["ns"]) and gone(pids["child"], pids["ns"]), pids
-    trace = events(worker, loaded, arm)
     assert [e["left"] for e in trace if e["kind"] == "command_end"] == [[]]
     assert f"sleeping; child {pids['child']}" in output(trace, "stdout")
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from proctor.agents import ATTEMPT_ENV
-from proctor.agents._jail import available, hold_folder, jail_argv
+from proctor.agents._jail import View, available, hold_folder, jail_argv, release_hold
 from proctor.agents._process import AgentProcess, become_subreaper, end_tree, marked, spawn, tree
 
 DEADLINE = 10.0
@@ -70,9 +70,8 @@ def jail(tmp_path: Path) -> Iterator[list[str]]:
     hidden = tmp_path / "hidden"
     hidden.mkdir()
     hold = hold_folder([hidden])
-    yield jail_argv([hidden], None, hold)
-    with contextlib.suppress(OSError):
-        hold.rmdir()
+    yield jail_argv(View(hide=(hidden,)), hold)
+    release_hold(hold)
 
 
 @contextlib.asynccontextmanager

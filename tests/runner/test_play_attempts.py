@@ -152,10 +152,9 @@ def scenario(tmp_path: Path, text: str, name: str) -> LoadedScenario:
     return load_scenario(path, sites=set(all_sites()))
 
 
-def command_arm(plan_dir: Path, instances: Sequence[list[Any]], out: Path) -> Arm:
-    plan = plan_dir / "plan.json"
-    plan.write_text(json.dumps({"instances": list(instances)}))
-    line = shlex.join(["env", f"TIMELINE_OUT={out}", sys.executable, str(AGENT), str(plan)])
+def command_arm(instances: Sequence[list[Any]]) -> Arm:
+    plan = json.dumps({"instances": list(instances)})
+    line = shlex.join([sys.executable, str(AGENT), plan])
     return parse_arm(f"timeline=command:{line}")
 
 
@@ -168,17 +167,11 @@ def stdout(events: list[dict[str, Any]]) -> list[str]:
     return [e["line"] for e in events if e["kind"] == "stdout"]
 
 
-@pytest.fixture
-def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the agent writes its pids: outside the scenario's folder, which the jail hides."""
-    return tmp_path_factory.mktemp("timeline-out")
-
-
 async def test_a_command_agent_lives_through_every_event_kind(
-    worker: Worker, tmp_path: Path, out_dir: Path
+    worker: Worker, tmp_path: Path
 ) -> None:
     loaded = scenario(tmp_path, KINDS, "timeline-kinds")
-    arm = command_arm(out_dir, [KINDS_PLAN], out_dir)
+    arm = command_arm([KINDS_PLAN])
     record = await run_attempt(worker, PlanItem(loaded, arm, 1), write=True)
     events = trace(worker, loaded, arm)
     said = stdout(events)
@@ -235,16 +228,16 @@ async def test_a_command_agent_lives_through_every_event_kind(
 
 
 async def test_a_reset_ends_the_process_group_and_the_new_agent_finds_its_folder(
-    worker: Worker, tmp_path: Path, out_dir: Path
+    worker: Worker, tmp_path: Path
 ) -> None:
     loaded = scenario(tmp_path, RESET, "timeline-reset")
-    arm = command_arm(out_dir, RESET_PLAN, out_dir)
+    arm = command_arm(RESET_PLAN)
     record = await run_attempt(worker, PlanItem(loaded, arm, 1), write=True)
     events = trace(worker, loaded, arm)
     said = stdout(events)
     assert record.result == "passed", (record.failed_checks, record.error, said[-20:])
     assert record.end_state.user.resets == [2]
-    first = json.loads((out_dir / "agent-0.json").read_text())
+    first = json.loads(next(x for x in said if x.startswith("AGENT 0 ")).removeprefix("AGENT 0 "))
     assert group_gone(first), "the reset agent's process group outlived it"
     # the first agent's tree was ended (nothing left, nothing escaped) before the second began
     kinds = [e["kind"] for e in events]

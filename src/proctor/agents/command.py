@@ -40,7 +40,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from proctor.agents._jail import available, hold_folder, jail_argv
+from proctor._confine import share
+from proctor.agents._jail import agent_view, available, hold_folder, jail_argv, release_hold
 from proctor.agents._process import TERM_GRACE, AgentProcess, end_tree, spawn
 from proctor.agents._protocol import Computer, Outcome
 from proctor.computer.attempt import AGENT_HOME
@@ -103,9 +104,8 @@ class CommandAgent:
             outcome = await self._until_end(agent, lane)
         finally:
             await self._cleanup(agent, pumps, lane, computer)
-            if hold is not None:  # empty: the jail moved the scratch folder off it
-                with contextlib.suppress(OSError):
-                    hold.rmdir()
+            if hold is not None:  # empty: the jail moved what it held into place
+                release_hold(hold)
         code = agent.process.returncode if agent is not None else None
         text = bytes(tail).decode("utf-8", errors="replace")
         return dataclasses.replace(outcome, exit_code=code, stderr_tail=text or None)
@@ -176,6 +176,7 @@ class CommandAgent:
             "PROCTOR_LIMITS": json.dumps(dict(self.limits)),
             "PROCTOR_ATTEMPT": attempt.attempt,
             **({"PROCTOR_AGENT_HOME": str(home)} if home.is_dir() else {}),
+            "PROCTOR_JAIL_HOME": str(home if home.is_dir() else attempt.scratch),
         }
 
 
@@ -196,9 +197,11 @@ def _jail_for(computer: Computer) -> tuple[list[str] | None, Path | None]:
     attempt = computer.attempt
     if not attempt.private or available() is not None:
         return None, None
-    hold = hold_folder(attempt.private)
-    keep = attempt.scratch if attempt.scratch.is_dir() else None
-    return jail_argv(attempt.private, keep, hold), hold
+    view = agent_view(attempt.private, attempt.scratch)
+    hold = hold_folder([*view.hide, *view.tmp])
+    if attempt.scratch.is_dir():
+        share(attempt.scratch)
+    return jail_argv(view, hold), hold
 
 
 async def _feed(process: asyncio.subprocess.Process, brief: str) -> None:

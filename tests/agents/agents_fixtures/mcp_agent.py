@@ -107,9 +107,10 @@ async def solve(transport: str) -> int:
     return 0
 
 
-async def spam(pidfile: str) -> int:
-    with open(pidfile, "w") as f:
-        json.dump({"self": os.getpid(), "ns": os.readlink("/proc/self/ns/pid")}, f)
+async def spam(_unused: str) -> int:
+    # The jail lets an agent write nowhere but its scratch folder: it tells on stdout.
+    pids = {"self": os.getpid(), "ns": os.readlink("/proc/self/ns/pid")}
+    print("PIDS " + json.dumps(pids), flush=True)
     async with client("http") as mcp:
         while True:  # past the limit too: the harness, not this agent, must end it
             try:
@@ -121,14 +122,11 @@ async def spam(pidfile: str) -> int:
             print(("ERROR " if result.is_error else "ok ") + text.splitlines()[0], flush=True)
 
 
-def sleep(pidfile: str) -> int:
+def sleep(_unused: str) -> int:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the child inherits the ignored signal
     child = subprocess.Popen([sys.executable, "-c", "import threading; threading.Event().wait()"])
-    with open(pidfile + ".tmp", "w") as f:
-        json.dump(
-            {"self": os.getpid(), "child": child.pid, "ns": os.readlink("/proc/self/ns/pid")}, f
-        )
-    os.replace(pidfile + ".tmp", pidfile)
+    pids = {"self": os.getpid(), "child": child.pid, "ns": os.readlink("/proc/self/ns/pid")}
+    print("PIDS " + json.dumps(pids), flush=True)
     print(f"sleeping; child {child.pid}", flush=True)
     threading.Event().wait()
     return 0

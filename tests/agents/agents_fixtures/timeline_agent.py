@@ -36,15 +36,15 @@ async def play(plan_path: str) -> int:
     n = len(list(home.glob("agent-*.json")))
     me = {"pid": os.getpid(), "pgid": os.getpgid(0), "ns": os.readlink("/proc/self/ns/pid")}
     (home / f"agent-{n}.json").write_text(json.dumps(me))
-    out = os.environ.get("TIMELINE_OUT")
-    if out:
-        (Path(out) / f"agent-{n}.json").write_text(json.dumps(me))
+    # The jail lets an agent write only its home and scratch: it tells who it is on stdout.
+    print(f"AGENT {n} " + json.dumps(me), flush=True)
     print("HOME " + " ".join(sorted(p.name for p in home.iterdir())), flush=True)
     memory = home / "memory.txt"
     if memory.exists():
         print("REMEMBERED " + memory.read_text(), flush=True)
     print("BRIEF " + os.environ["PROCTOR_BRIEF"].replace("\n", " | "), flush=True)
-    calls: list[list[Any]] = json.loads(Path(plan_path).read_text())["instances"][n]
+    # The plan comes inline: the jail hides the test's own folders.
+    calls: list[list[Any]] = json.loads(plan_path)["instances"][n]
 
     async def on_log(params: Any) -> None:
         data = getattr(params, "data", params)

@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from proctor.computer.desktop import _proc, _tree
+from proctor._confine import APP_UID, private_folder, share
+from proctor.computer.desktop import _jail, _proc, _tree
 from proctor.computer.desktop._errors import AppLaunchFailed, WindowUnavailable
 from proctor.computer.desktop._session import DesktopSession
 
@@ -51,6 +52,18 @@ class LaunchTimings(NamedTuple):
     launches: int
 
 
+def _private_path(top: Path, folder: Path) -> None:
+    """Make every folder below ``top`` down to ``folder`` root's, 0711: an app passes
+    through them to its own folders, and nobody else lists them."""
+    if not folder.is_relative_to(top):
+        private_folder(folder)
+        return
+    current = top
+    for name in folder.relative_to(top).parts:
+        current = current / name
+        private_folder(current)
+
+
 class App:
     """An app on a desktop session, launched by ``launch``.
 
@@ -69,6 +82,7 @@ class App:
         *,
         env: Mapping[str, str] | None = None,
         window_timeout: float = WINDOW_TIMEOUT,
+        writable: Path | None = None,
     ) -> None:
         if not argv:
             raise AppLaunchFailed("an app needs a command (argv is empty)")
@@ -76,6 +90,9 @@ class App:
         self.argv = list(argv)
         self.name = Path(argv[0]).name
         self.scratch = scratch
+        self.writable = (writable if writable is not None else scratch).resolve()
+        self.jailed = False
+        """Whether the current launch runs in the app jail (``_jail``)."""
         self.extra_env = dict(env or {})
         self.window_timeout = window_timeout
         self.home = Path()
@@ -133,9 +150,17 @@ class App:
     def _spawn(self) -> None:
         self._launches += 1
         root = self.scratch / ".desktop" / f"launch-{self._launches}"
+        self.jailed = _jail.available() is None
         dirs = {k: root / k for k in ("home", "config", "data", "cache", "state", "runtime")}
-        for path in dirs.values():
-            path.mkdir(parents=True, mode=0o700)
+        if self.jailed:
+            self.writable.mkdir(parents=True, exist_ok=True)
+            share(self.writable)
+            _private_path(self.writable, root)
+            for path in dirs.values():
+                private_folder(path, APP_UID)
+        else:
+            for path in dirs.values():
+                path.mkdir(parents=True, mode=0o700)
         self.home = dirs["home"]
         self._mark = _proc.new_mark(f"app-{self.name}")
         env = self.session.env(
@@ -149,13 +174,29 @@ class App:
                 "GSETTINGS_BACKEND": "keyfile",
                 "GIO_USE_VFS": "local",
                 "GTK_CSD": "0",
+                "TMPDIR": str(dirs["runtime"]),
                 **self.extra_env,
                 _proc.APP_MARK_ENV: self._mark,
             }
         )
         self._log = root / "stderr.log"
+        argv = self.argv
+        if self.jailed:
+            argv, jail_env = _jail.app_argv(
+                self.argv,
+                root=self.session.jail_root,
+                cookie=self.session.xauthority,
+                writable=[self.writable],
+                sockets=self.session.sockets(),
+                runtime=dirs["runtime"],
+            )
+            env |= jail_env | {
+                "XAUTHORITY": _jail.COOKIE,
+                "XDG_RUNTIME_DIR": _jail.RUNTIME,
+                "TMPDIR": _jail.RUNTIME,
+            }
         try:
-            self._proc = _proc.spawn(self.argv, env, stderr=self._log, cwd=dirs["home"])
+            self._proc = _proc.spawn(argv, env, stderr=self._log, cwd=dirs["home"])
             self._ended = False
             self.pids.append(self._proc.pid)
             self.session.note([self._proc.pid])

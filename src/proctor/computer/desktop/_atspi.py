@@ -51,10 +51,32 @@ def bind(a11y_address: str) -> Any:
             )
         return atspi
     os.environ["AT_SPI_BUS_ADDRESS"] = a11y_address
+    _quiet_refused_direct()
     atspi.init()
     atspi.set_timeout(CALL_TIMEOUT_MS, CALL_TIMEOUT_MS * 2)
     _bound = a11y_address
     return atspi
+
+
+def _quiet_refused_direct() -> None:
+    """Drop libatspi's warning that an app's private socket can't be opened.
+
+    A jailed app offers a private socket at a path that exists only in its own view
+    (``_jail.RUNTIME``): libatspi's attempt to open it fails, as meant, and it speaks
+    to the app through the accessibility bus. Any other warning still prints.
+    """
+    from gi.repository import GLib
+
+    def handler(domain: str, level: Any, message: str, _data: Any = None) -> None:
+        if message.startswith(DIRECT_REFUSED):
+            return
+        GLib.log_default_handler(domain, level, message, None)
+
+    GLib.log_set_handler("dbind", GLib.LogLevelFlags.LEVEL_WARNING, handler, None)
+
+
+DIRECT_REFUSED = "AT-SPI: Unable to open bus connection"
+"""The start of libatspi's warning that an app's private socket could not be opened."""
 
 
 def bound() -> str | None:

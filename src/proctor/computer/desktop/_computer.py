@@ -169,7 +169,11 @@ class DesktopComputer:
         session = self.host.session
         for spec in apps:
             app = App(
-                session, spec.argv, self.info.scratch / ".apps" / spec.name, env=dict(spec.env)
+                session,
+                spec.argv,
+                self.info.scratch / ".apps" / spec.name,
+                env=dict(spec.env),
+                writable=self.info.scratch,
             )
             self.apps.append(_Running(spec, app))
             timings = await self.host.call(app.launch)
@@ -178,6 +182,7 @@ class DesktopComputer:
                 app=spec.name,
                 argv=list(spec.argv),
                 pid=app.pid,
+                jailed=app.jailed,
                 window_ready=round(timings.window_ready, 4),
                 launches=timings.launches,
             )

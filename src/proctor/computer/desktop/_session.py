@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pwd
 import secrets
 import shutil
 import struct
@@ -22,10 +23,29 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple, Self
 
-from proctor.computer.desktop import _atspi, _proc
+from proctor._confine import APP_UID
+from proctor.computer.desktop import _atspi, _jail, _proc
 from proctor.computer.desktop._errors import DesktopUnavailable, SessionStartFailed
 
 BUS_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
+A11Y_CONFS = (
+    Path("/etc/at-spi2/accessibility.conf"),
+    Path("/usr/share/defaults/at-spi2/accessibility.conf"),
+)
+"""Where the launcher looks for its bus's configuration, in its order."""
+SESSION_CONF = "/usr/share/dbus-1/session.conf"
+
+
+def _allow_apps() -> str:
+    """The bus policy rule that admits the apps' uid: by name, since a bus admits a uid
+    only through its passwd entry."""
+    try:
+        name = pwd.getpwuid(APP_UID).pw_name
+    except KeyError:
+        name = str(APP_UID)
+    return f'<allow user="{name}"/>'
+
+
 SCREEN = (1280, 800, 24)
 """Width, height and depth of the Xvfb screen."""
 STEP_TIMEOUT = 10.0
@@ -111,6 +131,23 @@ class DesktopSession:
         if self._root is None:
             raise SessionStartFailed("start", "the desktop session is not started")
         return self._root
+
+    @property
+    def jail_root(self) -> Path:
+        """An empty folder that each jailed app mounts its own root on, in its own mount
+        namespace (here it stays empty)."""
+        path = self.root / "app-root"
+        path.mkdir(mode=0o700, exist_ok=True)
+        return path
+
+    def sockets(self) -> list[str]:
+        """The socket files an app talks on: its X display and the two buses."""
+        found = [f"/tmp/.X11-unix/X{self.display.lstrip(':')}"] if self.display else []
+        for address in (self.bus_address, self.a11y_address):
+            path = _jail.socket_path(address)
+            if path is not None:
+                found.append(path)
+        return found
 
     @property
     def atspi(self) -> Any:
@@ -286,7 +323,7 @@ class DesktopSession:
             "session_bus",
             [
                 "dbus-daemon",
-                "--session",
+                f"--config-file={self._bus_config()}",
                 "--nofork",
                 "--nopidfile",
                 f"--address=unix:dir={self.root / 'runtime'}",  # inside the private folder
@@ -300,7 +337,7 @@ class DesktopSession:
         env = self.env()
         try:
             proc = _proc.spawn(
-                [BUS_LAUNCHER, "--launch-immediately", "--a11y=1"],
+                self._a11y_launcher(),
                 env,
                 group=self._group,
                 stderr=log,
@@ -317,6 +354,52 @@ class DesktopSession:
                 f"its stderr ({log}):\n{_proc.tail(log)}",
             )
         self.a11y_address = address
+
+    def _bus_config(self) -> Path:
+        """The session bus's configuration: the standard one, also admitting ``APP_UID``
+        (by default a bus admits only its owner's uid). Its socket is in the session's
+        0700 folder: only a jailed app, which is given that one file, can reach it."""
+        path = self.root / "session-bus.conf"
+        path.write_text(
+            f"<busconfig><include>{SESSION_CONF}</include>"
+            f'<policy context="default">{_allow_apps()}</policy></busconfig>\n'
+        )
+        return path
+
+    def _a11y_launcher(self) -> list[str]:
+        """The AT-SPI bus launcher's command line, with ``APP_UID`` admitted to its bus.
+
+        The launcher starts its bus with a configuration at a fixed path that admits
+        root alone. It runs in a mount namespace of its own, where a copy that also
+        admits ``APP_UID`` is mounted over that path. Its socket is in the session's 0700
+        folder: only a jailed app, given that one file, can reach it.
+        """
+        argv = [BUS_LAUNCHER, "--launch-immediately", "--a11y=1"]
+        original = next((p for p in A11Y_CONFS if p.is_file()), None)
+        if original is None or _jail.available() is not None:
+            return argv
+        text = original.read_text()
+        allow = _allow_apps()
+        if '<allow user="root"/>' in text:
+            text = text.replace('<allow user="root"/>', '<allow user="root"/>' + allow, 1)
+        else:
+            text = text.replace(
+                "</busconfig>", f'<policy context="default">{allow}</policy></busconfig>'
+            )
+        copy = self.root / "a11y-bus.conf"
+        copy.write_text(text)
+        return [
+            "unshare",
+            "--mount",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            'mount --bind "$0" "$1" && shift && exec "$@"',
+            str(copy),
+            str(original),
+            *argv,
+        ]
 
     def _wait_registry(self) -> None:
         self._atspi = _atspi.bind(self.a11y_address)
