@@ -33,6 +33,11 @@ ATTEMPT_HEADER = "x-proctor-attempt"
 MAX_BODY = 8 * 1024 * 1024
 CONTROL_PREFIX = "/_proctor/"
 
+UNATTRIBUTED = (
+    f"This request carries no tag of an active attempt ({ATTEMPT_HEADER}): the world "
+    "answers only an attempt's own browser."
+)
+
 Lane = Literal["open", "browser", "control"]
 """Which socket a request came in on (see the module docstring)."""
 
@@ -154,6 +159,10 @@ class Dispatcher:
                 await answer(scope, replay, send_logged)
             elif self.lane == "browser" and control:
                 await _plain("Not found.", 404)(scope, replay, send_logged)
+            elif world is None and host in self.apps:
+                refused = "unattributed"
+                answer = _plain(UNATTRIBUTED, 403)
+                await answer(scope, replay, send_logged)
             else:
                 crossing = self._crossing(host, method, path)
                 fault = await self._serve(scope, host, path, world, replay, send_logged)
@@ -214,11 +223,7 @@ class Dispatcher:
                     raise RuntimeError(f"injected fixture fault at request {nth} (PROCTOR_INJECT)")
             if target is not None:
                 scope["proctor.site"] = target[0]
-                if world is None and not path.startswith("/static/"):
-                    answer = _plain("No attempt is active on this fixture server.", 503)
-                    await answer(scope, replay, send_tracked)
-                else:
-                    await target[1](scope, replay, send_tracked)
+                await target[1](scope, replay, send_tracked)
             elif host in ("127.0.0.1", "localhost"):
                 await self.index(scope, replay, send_tracked)
             else:
