@@ -232,6 +232,27 @@ async def test_an_untagged_request_is_never_given_to_the_only_attempt(
     assert refused[0].form == {"name": ["Eve"]}  # logged whole, apart from any attempt
 
 
+async def test_the_tag_cookie_tags_a_request_without_the_header_and_is_taken_out(
+    server: FixtureServer, active: Callable[[str], AttemptWorld]
+) -> None:
+    # A download the browser makes itself carries the context's cookies, not its headers.
+    active("cookie-a")
+    active("cookie-b")
+    seen: list[str] = []
+
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as browser:
+        cookie = f"theme=dark; {ATTEMPT_HEADER}=cookie-b; sid=abc"
+        response = await browser.get("/bump", headers={"host": HOST, "cookie": cookie})
+        seen.append(response.text)
+        both = {"host": HOST, "cookie": f"{ATTEMPT_HEADER}=cookie-b", ATTEMPT_HEADER: "cookie-a"}
+        await browser.get("/bump", headers=both)  # the header wins
+    assert seen == ["hits=1"]
+    (entry,) = server.log.for_attempt("cookie-b")
+    assert entry.cookies == ["sid", "theme"]  # the harness's cookie is not the world's
+    (header_entry,) = server.log.for_attempt("cookie-a")
+    assert header_entry.cookies == []
+
+
 async def test_untagged_requests_with_two_attempts_belong_to_none(
     server: FixtureServer, client: httpx.AsyncClient, active: Callable[[str], AttemptWorld]
 ) -> None:
