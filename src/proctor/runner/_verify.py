@@ -217,7 +217,7 @@ async def verify_in(
     """Run every obligation of ``scenarios`` (of ``roles`` only, when given) in a started
     worker; the verdicts in order.
 
-    The null agent of each scenario runs first when its decoys are judged (each decoy is
+    The null agent of a scenario with decoys runs before its first decoy (each decoy is
     held against it, see ``judge``); its verdict keeps its place after the decoys'.
     """
     verdicts: list[ObligationVerdict] = []
