@@ -105,6 +105,9 @@ async def test_jailed_agent_sees_no_answer_key_and_cannot_act_off_the_toolset(
     assert int(out[6].split()[1]) < 10  # only the jail's processes, not the machine's
     assert out[7] != "UMOUNT 0"  # no capability to take the covers off
     assert out[8] == "WORLD 403"
-    # refused (403 above), and, untagged, of no attempt: never in this attempt's log
-    assert not [r for r in record.end_state.requests if r.path == "/submit/contact"]
+    refused = [r for r in record.end_state.requests if r.refused == "host_lane"]
+    assert [(r.method, r.path) for r in refused] == [("POST", "/submit/contact")]
+    assert not [
+        r for r in record.end_state.requests if r.path == "/submit/contact" and not r.refused
+    ]
     assert Path(path).read_text()  # still there, outside the jail
