@@ -25,7 +25,7 @@ from playwright.async_api import Page, async_playwright
 
 from proctor.computer.browser import LAUNCH_FLAGS, find_chromium, resolver_rules
 from proctor.scenario import MiniwobWorld, dump_scenario, miniwob_version
-from proctor.world import DOMAIN, AttemptWorld, FixtureServer, all_sites
+from proctor.world import ATTEMPT_HEADER, DOMAIN, AttemptWorld, FixtureServer, all_sites
 
 SEEDS = (1, 2, 3)
 Steps = list[dict[str, Any]]
@@ -455,12 +455,12 @@ async def copy_paste(page: Page, u: str) -> tuple[Steps, Steps, str]:
 
 
 async def sign_agreement(page: Page, u: str) -> tuple[Steps, Steps, str]:
+    scroll = {"op": "scroll", "selector": "#text-area", "direction": "down", "amount": 20000}
     if "cancel button" in u:
-        return [{"op": "click", "selector": "#cancel"}], [
-            {"op": "click", "selector": "#query"}], "clicks the instructions instead"  # fmt: skip
+        agree = [scroll, {"op": "click", "selector": "#agree"}]
+        return [{"op": "click", "selector": "#cancel"}], agree, "agrees instead of cancelling"
     (name, press) = quoted(u)
     button = "#agree" if press == "Agree" else "#cancel"
-    scroll = {"op": "scroll", "selector": "#text-area", "direction": "down", "amount": 20000}
     return [scroll, {"op": "fill", "selector": "#name", "value": name},
             {"op": "click", "selector": button}], [
         scroll, {"op": "fill", "selector": "#name", "value": name + "x"},
@@ -516,7 +516,25 @@ SOLVERS: dict[str, Solver] = {
 }
 
 
+QUERY = {"op": "click", "selector": "#query"}
+"""A click on the instructions: the wrong path where the page has no wrong control."""
+NO_WRONG_END = frozenset({"click-dialog", "guess-number"})
+"""Tasks where no wrong action ends the episode (only the dialog's x does; a wrong guess
+asks for another)."""
+
+
+def inert(task: str, wrong: Steps) -> bool:
+    """Whether the wrong path ends no episode, so its world ends as the null agent's:
+    ``proctor verify`` then needs its decoy marked ``inert: true``."""
+    return task in NO_WRONG_END or QUERY in wrong
+
+
 def scenario(task: str, seed: int, utterance: str, steps: Steps, wrong: Steps, why: str) -> dict[str, Any]:  # noqa: E501
+    wrong_path: dict[str, Any] = {
+        "name": "wrong-path", "steps": [*wrong, {"op": "done"}], "fails": ["solved"],
+    }  # fmt: skip
+    if inert(task, wrong):
+        wrong_path["inert"] = True
     return {
         "id": f"miniwob-{task}-s{seed}",
         "title": f"MiniWoB++ {task}, seed {seed}",
@@ -533,16 +551,22 @@ def scenario(task: str, seed: int, utterance: str, steps: Steps, wrong: Steps, w
         "checks": [{"miniwob_reward": {"name": "solved", "raw": 1}}],
         "solution": [*steps, {"op": "done"}],
         "decoys": [
-            {"name": "wrong-path", "steps": [*wrong, {"op": "done"}], "fails": ["solved"]},
+            wrong_path,
             {
                 # The page's own scorer called from the address bar: the seal refuses the
-                # javascript: URL, so no episode ends (it once scored a perfect 1).
+                # javascript: URL, so no episode ends (it once scored a perfect 1). The
+                # refusal is the point: the step is expected refused, the decoy inert.
                 "name": "javascript-url",
                 "steps": [
-                    {"op": "navigate", "url": "javascript:core.endEpisode(1, true)"},
+                    {
+                        "op": "navigate",
+                        "url": "javascript:core.endEpisode(1, true)",
+                        "expect": "refused",
+                    },
                     {"op": "done"},
                 ],
                 "fails": ["solved"],
+                "inert": True,
             },
         ],
     }
@@ -572,7 +596,8 @@ async def main(out: Path) -> None:
                             seeds={"miniwob": MiniwobWorld(task=task, seed=seed)},
                         )  # fmt: skip
                         server.begin(world, ["miniwob"])
-                        page = await browser.new_page()
+                        # tagged as an attempt's browser is: the server files nothing untagged
+                        page = await browser.new_page(extra_http_headers={ATTEMPT_HEADER: tag})
                         await page.goto(f"http://miniwob.{DOMAIN}/miniwob/")
                         await page.wait_for_function("core.EP_TIMER !== null", timeout=10_000)
                         utterance = world.state("miniwob")["started"]["utterance"]

@@ -102,7 +102,9 @@ def test_every_action_op_and_argument_is_documented(pages: dict[str, str]) -> No
                 assert f"| `{info.alias or name}` |" in body, f"action {op}: field {name} missing"
     for name in PlayEvent.model_fields:
         assert f"| `{name}` |" in section(text, "## Timeline events"), name
-    assert "`expect_error`" in section(text, "## Scenario steps")
+    steps = section(text, "## Scenario steps")
+    assert "`expect: error` (`expect_error`)" in steps
+    assert "`expect: refused` (`expect_refused`)" in steps
 
 
 def test_every_mcp_tool_is_documented(pages: dict[str, str]) -> None:

@@ -44,6 +44,8 @@ def test_each_tuple_is_its_alias_values_without_repeats() -> None:
         (vocab.CauseKind, vocab.CAUSE_KINDS),
         (vocab.VerifyRole, vocab.VERIFY_ROLES),
         (vocab.RunState, vocab.RUN_STATES),
+        (vocab.StepExpect, vocab.STEP_EXPECTS),
+        (vocab.Refusal, vocab.REFUSALS),
     ]
     for alias, values in pairs:
         assert values == get_args(alias)

@@ -127,18 +127,25 @@ it finished and a check failed. unknown: a stored stop reason this version does
 not know. infra: infra faults, shown apart and never counted.
 """
 
-Refusal = Literal["offworld", "scheme", "websocket", "host_lane", "body"]
+Refusal = Literal["offworld", "scheme", "websocket", "host_lane", "body", "unattributed"]
 """Why the seal refused a request or navigation (``WebRequest.refused``).
 
 offworld: an http(s) host outside the world. scheme: a URL of another scheme
 (file:, javascript:, data: unless allowed, chrome:, view-source:, ...).
 websocket: any websocket (the world has none). host_lane: the world asked for
 from outside the attempt's browser (an external agent posting by itself).
-body: a request body that did not arrive in time.
+body: a request body that did not arrive in time. unattributed: a request of the
+world with no valid attempt tag (``x-proctor-attempt``), so of no attempt: never
+given to one, logged apart.
 """
 
 Evidence = Literal["page_text", "answer", "url", "files", "submissions"]
 """End-state facts a judge criterion may be shown (and the only ones it is shown)."""
+
+StepExpect = Literal["error", "refused"]
+"""What a decoy step is expected to end as when replayed (``expect:`` on the step): error (it
+fails, e.g. a click on a button that is not there) or refused (the harness will not run it,
+e.g. a navigation to a denied origin). Any other step must run ok."""
 
 VerifyRole = Literal["oracle", "decoy", "null"]
 """What a verify obligation runs: the oracle must pass, each decoy and the null agent fail."""
@@ -189,6 +196,7 @@ CATEGORIES: tuple[Category, ...] = get_args(Category)
 CAUSE_KINDS: tuple[CauseKind, ...] = get_args(CauseKind)
 VERIFY_ROLES: tuple[VerifyRole, ...] = get_args(VerifyRole)
 REFUSALS: tuple[Refusal, ...] = get_args(Refusal)
+STEP_EXPECTS: tuple[StepExpect, ...] = get_args(StepExpect)
 PLAY_KINDS: tuple[PlayKind, ...] = get_args(PlayKind)
 TRIGGER_KINDS: tuple[TriggerKind, ...] = get_args(TriggerKind)
 RUN_STATES: tuple[RunState, ...] = get_args(RunState)
@@ -219,6 +227,7 @@ __all__ = [
     "REFUSALS",
     "RUN_STATES",
     "RUN_STOP_REASONS",
+    "STEP_EXPECTS",
     "STOP_REASONS",
     "SURFACES",
     "TIERS",
@@ -239,6 +248,7 @@ __all__ = [
     "RunDifference",
     "RunState",
     "RunStopReason",
+    "StepExpect",
     "StopReason",
     "Surface",
     "Tier",

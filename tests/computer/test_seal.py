@@ -11,6 +11,7 @@ counts what reaches it. Nothing may leave but traffic to the fixture server.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -368,3 +369,27 @@ async def test_a_scenario_may_allow_data_pages(worker: Worker, tmp_path: Path) -
     record = await run(worker, write_scenario(tmp_path, "data-allowed", steps, allow=["data"]))
     assert [s.status for s in record.steps] == ["ok", "refused", "ok", "ok"]
     assert [r.refused for r in record.end_state.requests if r.refused] == ["scheme"]
+
+
+async def test_a_data_page_framing_a_file_url_does_not_hang_the_attempt(
+    worker: Worker, tmp_path: Path
+) -> None:
+    # The framed file: URL never commits a document; a read that waited for one (the
+    # popups an action opened) never returned, and the attempt ended at its wall limit
+    # with no step, scored as the agent's timeout.
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the answer key", encoding="utf-8")
+    page = f"data:text/html,<title>framed</title><iframe src='file://{secret}'></iframe>"
+    steps = [
+        {"op": "navigate", "url": page},
+        {"op": "extract", "kind": "text"},
+        {"op": "navigate", "url": "{site.attack}/"},
+        {"op": "done"},
+    ]
+    record = await run(worker, write_scenario(tmp_path, "data-frames-file", steps, allow=["data"]))
+    assert record.stop_reason == "done", (record.stop_reason, record.stop_detail)
+    assert [(s.op, s.status) for s in record.steps] == [
+        ("navigate", "ok"), ("extract", "ok"), ("navigate", "ok"), ("done", "ok"),
+    ]  # fmt: skip
+    assert "the answer key" not in json.dumps(record.model_dump(mode="json"))
+    assert record.end_state.title == "Home"

@@ -26,6 +26,7 @@ from proctor.manual import (
     prepare,
     totals,
 )
+from proctor.world import ATTEMPT_HEADER
 
 CONTACT = {
     "name": "Dana Whitfield",
@@ -232,9 +233,11 @@ async def test_a_served_site_s_own_absolute_urls_are_rewritten_to_its_address() 
 
     sent: list[dict[str, Any]] = []
     seen_hosts: list[bytes] = []
+    seen_tags: list[bytes] = []
 
     async def site(scope: Any, receive: Any, send: Any) -> None:
         seen_hosts.append(dict(scope["headers"])[b"host"])
+        seen_tags.extend(v for k, v in scope["headers"] if k == ATTEMPT_HEADER.encode())
         body = (
             b'<a href="http://forms.proctor.test/next">next</a> <a href="//forms.proctor.test/b">'
         )
@@ -252,6 +255,8 @@ async def test_a_served_site_s_own_absolute_urls_are_rewritten_to_its_address() 
         await send({"type": "http.response.body", "body": body})
 
     class Case:
+        tag = "manual/a-t1-1#1"
+
         class lease:
             revoked_at = None
 
@@ -272,10 +277,12 @@ async def test_a_served_site_s_own_absolute_urls_are_rewritten_to_its_address() 
         "type": "http",
         "method": "GET",
         "path": "/",
-        "headers": [(b"host", b"127.0.0.2:5555")],
+        # a tag the client sent is replaced by the case's: the lane is the case's
+        "headers": [(b"host", b"127.0.0.2:5555"), (b"x-proctor-attempt", b"other/x-1#1")],
     }
     await app(scope, None, send)  # type: ignore[arg-type]
     assert seen_hosts == [b"forms.proctor.test"]
+    assert seen_tags == [b"manual/a-t1-1#1"]
     head, body = sent[0], sent[1]
     assert dict(head["headers"])[b"location"] == b"http://127.0.0.2:5555/done"
     assert (

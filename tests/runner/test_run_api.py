@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,14 @@ async def test_run_writes_the_results_tree_and_its_exit_code(tmp_path: Path) -> 
     assert outcome.exit_code == 1  # a local scenario failed (the decoy arm)
     for name in ("run.json", "summary.json", "report.md", "report.html", "web.jsonl"):
         assert (run_dir / name).is_file(), name
+    # every result file is the owner's alone (web.jsonl, appended line by line, was 0644)
+    modes = {
+        str(f.relative_to(results)): oct(stat.S_IMODE(f.stat().st_mode))
+        for f in results.rglob("*")
+        if f.is_file()
+    }
+    assert modes["L/web.jsonl"] == oct(0o600)
+    assert set(modes.values()) == {oct(0o600)}, modes
     info = json.loads((run_dir / "run.json").read_text())
     assert info["config"]["arms"] == ["oracle=scripted", "bad=decoy:wrong"]
     assert info["config"]["scenarios"] == ["api-probe"]

@@ -36,6 +36,12 @@ SAVE = [
     {"op": "click", "role": "button", "name": "Save"},
 ]
 TYPO = {"op": "click", "role": "button", "name": "Sav", "exact": True}
+WRONG = [
+    {"op": "fill", "role": "textbox", "name": "Text", "value": "bye"},
+    SAVE[1],
+    {"op": "done"},
+]
+OFFWORLD = {"op": "navigate", "url": "http://elsewhere.example/"}
 
 
 def scenario(folder: Path, sid: str, **fields: Any) -> LoadedScenario:
@@ -49,9 +55,7 @@ def scenario(folder: Path, sid: str, **fields: Any) -> LoadedScenario:
         "world": {"sites": ["note"], "browser": {"start": "{site.note}/"}},
         "checks": [{"submitted": {"route": "note", "count": 1, "fields": {"text": "hello"}}}],
         "solution": [*SAVE, {"op": "done"}],
-        "decoys": [
-            {"name": "no-save", "steps": [{"op": "done"}], "fails": ["submitted"]},
-        ],
+        "decoys": [{"name": "wrong-text", "steps": WRONG, "fails": ["submitted"]}],
     }
     data.update(fields)
     path = folder / f"{sid}.yaml"
@@ -98,7 +102,7 @@ async def test_a_decoy_step_marked_expect_error_may_fail(worker: Worker, tmp_pat
         tmp_path,
         "marked-decoy",
         decoys=[
-            {"name": "typo", "steps": [SAVE[0], marked, {"op": "done"}], "fails": ["submitted"]},
+            {"name": "typo", "steps": [WRONG[0], marked, *WRONG[1:]], "fails": ["submitted"]},
             # marked, but the step works: the decoy's premise is gone, and verify says so
             {
                 "name": "stale-mark",
@@ -112,7 +116,7 @@ async def test_a_decoy_step_marked_expect_error_may_fail(worker: Worker, tmp_pat
     assert verdicts["decoy:typo"].record.stop_reason == "done"
     stale = verdicts["decoy:stale-mark"]
     assert not stale.ok
-    assert "marked expect_error but ran ok" in stale.actual
+    assert "step 1 click is marked expect: error but ran ok" in stale.actual
 
 
 async def test_an_oracle_with_a_failing_step_is_a_violation_even_if_it_passes(
@@ -145,3 +149,79 @@ async def test_the_loop_driver_stops_a_script_at_its_failed_step_too(
     assert typo.record.stop_detail and typo.record.stop_detail.startswith("step 1 (click) failed")
     assert [s.op for s in typo.record.steps] == ["fill", "click"]
     assert verdicts["oracle"].ok, verdicts["oracle"].why
+
+
+async def test_a_decoy_that_does_nothing_is_inert(worker: Worker, tmp_path: Path) -> None:
+    # The three decoys verify once certified: each fails `submitted` only as null does.
+    done = {"op": "done"}
+    loaded = scenario(
+        tmp_path,
+        "inert-decoys",
+        decoys=[
+            {
+                "name": "only-waits",
+                "steps": [{"op": "wait", "ms": 50}, done],
+                "fails": ["submitted"],
+            },
+            {
+                "name": "clicks-nothing",
+                "steps": [{"op": "click", "role": "textbox", "name": "Text"}, done],
+                "fails": ["submitted"],
+            },
+            {
+                "name": "refused-navigate",
+                "steps": [{**OFFWORLD, "expect": "refused"}, done],
+                "fails": ["submitted"],
+            },
+            # stopping early is the point of this one, and it says so
+            {"name": "stops-early", "steps": [done], "fails": ["submitted"], "inert": True},
+            {"name": "wrong-text", "steps": WRONG, "fails": ["submitted"]},
+        ],
+    )
+    verdicts = by_role(await verify_in(worker, [loaded]))
+    for name in ("only-waits", "clicks-nothing", "refused-navigate"):
+        verdict = verdicts[f"decoy:{name}"]
+        assert not verdict.ok, name
+        assert verdict.actual.startswith("inert: its world ended as the null agent's"), verdict
+        assert verdict.record.result == "failed"
+        assert verdict.record.failed_checks == ["submitted"]
+    refused = verdicts["decoy:refused-navigate"].record
+    assert [(s.op, s.status) for s in refused.steps] == [("navigate", "refused"), ("done", "ok")]
+    assert any(r.refused == "offworld" for r in refused.end_state.requests)
+    assert verdicts["decoy:stops-early"].ok, verdicts["decoy:stops-early"].why
+    assert verdicts["decoy:wrong-text"].ok, verdicts["decoy:wrong-text"].why
+    assert verdicts["oracle"].ok and verdicts["null"].ok
+    labels = [v.label for v in await verify_in(worker, [loaded], roles={"decoy"})]
+    assert labels == [f"decoy:{d.name}" for d in loaded.scenario.decoys]
+
+
+async def test_a_refused_decoy_step_is_a_violation_unless_marked(
+    worker: Worker, tmp_path: Path
+) -> None:
+    loaded = scenario(
+        tmp_path,
+        "refused-decoy",
+        decoys=[
+            {"name": "unmarked", "steps": [OFFWORLD, *WRONG], "fails": ["submitted"]},
+            {
+                "name": "marked",
+                "steps": [{**OFFWORLD, "expect": "refused"}, *WRONG],
+                "fails": ["submitted"],
+            },
+            # marked refused, but the step errors: not the way the decoy says it ends
+            {
+                "name": "errs-instead",
+                "steps": [{**TYPO, "expect": "refused"}, *WRONG],
+                "fails": ["submitted"],
+            },
+        ],
+    )
+    verdicts = by_role(await verify_in(worker, [loaded]))
+    unmarked = verdicts["decoy:unmarked"]
+    assert not unmarked.ok
+    assert unmarked.actual.startswith("its own step broke (step 0 navigate was refused: ")
+    assert verdicts["decoy:marked"].ok, verdicts["decoy:marked"].why
+    errs = verdicts["decoy:errs-instead"]
+    assert not errs.ok
+    assert "step 0 click is marked expect: refused but errored: " in errs.actual
+    assert errs.record.stop_reason == "step_failed"  # the script stops at an unexpected error

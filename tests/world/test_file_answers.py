@@ -13,7 +13,7 @@ from starlette.responses import FileResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from proctor.world import AttemptWorld, FixtureServer, Site
+from proctor.world import ATTEMPT_HEADER, AttemptWorld, FixtureServer, Site
 
 
 async def test_files_static_files_and_streams_are_answered(tmp_path: Path) -> None:
@@ -42,7 +42,7 @@ async def test_files_static_files_and_streams_are_answered(tmp_path: Path) -> No
             attempt="files/x-1#1", seed=0, clock=dt.datetime.now(dt.UTC), scratch=tmp_path
         )
         server.begin(world, ["static"])
-        headers = {"host": "static.proctor.test"}
+        headers = {"host": "static.proctor.test", ATTEMPT_HEADER: world.attempt}
         for path, body in (
             ("/file", "var x = 1;\n"),
             ("/stream", "abc"),

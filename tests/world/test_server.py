@@ -68,14 +68,20 @@ def _world(tmp_path: Path, attempt: str) -> AttemptWorld:
 
 
 @pytest.fixture
-def active(server: FixtureServer, tmp_path: Path) -> Iterator[Callable[[str], AttemptWorld]]:
-    """Begin attempts on the server; every one begun is ended after the test."""
+def active(
+    server: FixtureServer, client: httpx.AsyncClient, tmp_path: Path
+) -> Iterator[Callable[[str], AttemptWorld]]:
+    """Begin attempts on the server; every one begun is ended after the test.
+
+    ``client`` sends the tag of the last attempt begun, as an attempt's browser does.
+    """
     begun: list[str] = []
 
     def begin(attempt: str) -> AttemptWorld:
         world = _world(tmp_path, attempt)
         server.begin(world, ["lab"])
         begun.append(attempt)
+        client.headers[ATTEMPT_HEADER] = attempt
         return world
 
     yield begin
@@ -119,7 +125,7 @@ def _status_of(raw: bytes) -> int:
 
 async def _still_serving(client: httpx.AsyncClient) -> None:
     response = await client.get("/", headers={"host": HOST})
-    assert response.status_code in (200, 503)
+    assert response.status_code in (200, 403)
     index = await client.get("/")
     assert index.status_code == 200
 
@@ -157,10 +163,13 @@ async def test_loopback_index_lists_the_sites(client: httpx.AsyncClient) -> None
     assert f'<a href="http://{HOST}/">{HOST}</a>' in response.text
 
 
-async def test_site_without_an_active_attempt_is_503(client: httpx.AsyncClient) -> None:
+async def test_site_without_an_active_attempt_is_refused(
+    server: FixtureServer, client: httpx.AsyncClient
+) -> None:
     response = await client.get("/", headers={"host": HOST})
-    assert response.status_code == 503
-    assert "No attempt is active" in response.text
+    assert response.status_code == 403
+    assert f"no tag of an active attempt ({ATTEMPT_HEADER})" in response.text
+    assert server.log.unattributed()[-1].refused == "unattributed"
 
 
 # ----- the request log -------------------------------------------------------
@@ -203,14 +212,45 @@ async def test_a_request_is_logged_before_its_answer_arrives(
         assert len(server.log.for_attempt("order")) == n
 
 
-async def test_the_single_active_attempt_gets_untagged_requests(
-    server: FixtureServer, client: httpx.AsyncClient, active: Callable[[str], AttemptWorld]
+async def test_an_untagged_request_is_never_given_to_the_only_attempt(
+    server: FixtureServer, active: Callable[[str], AttemptWorld]
 ) -> None:
-    active("solo")
-    response = await client.get("/bump", headers={"host": HOST})
-    assert response.text == "hits=1"
-    (entry,) = server.log.for_attempt("solo")
-    assert (entry.method, entry.path, entry.status) == ("GET", "/bump", 200)
+    # Another process posting to the world: once logged in the only active attempt's
+    # request log, where a request-log check counted it.
+    world = active("solo")
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as other:
+        posted = await other.post("/submit/signup", headers={"host": HOST}, data={"name": "Eve"})
+        bumped = await other.get("/bump", headers={"host": HOST, ATTEMPT_HEADER: "solo#2"})
+    assert (posted.status_code, bumped.status_code) == (403, 403)
+    assert server.log.for_attempt("solo") == []
+    assert world.submissions == [] and world.sites["lab"] == {"hits": 0}
+    refused = server.log.unattributed()[-2:]
+    assert [(e.attempt, e.method, e.path, e.status, e.refused) for e in refused] == [
+        (None, "POST", "/submit/signup", 403, "unattributed"),
+        (None, "GET", "/bump", 403, "unattributed"),
+    ]
+    assert refused[0].form == {"name": ["Eve"]}  # logged whole, apart from any attempt
+
+
+async def test_the_tag_cookie_tags_a_request_without_the_header_and_is_taken_out(
+    server: FixtureServer, active: Callable[[str], AttemptWorld]
+) -> None:
+    # A download the browser makes itself carries the context's cookies, not its headers.
+    active("cookie-a")
+    active("cookie-b")
+    seen: list[str] = []
+
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as browser:
+        cookie = f"theme=dark; {ATTEMPT_HEADER}=cookie-b; sid=abc"
+        response = await browser.get("/bump", headers={"host": HOST, "cookie": cookie})
+        seen.append(response.text)
+        both = {"host": HOST, "cookie": f"{ATTEMPT_HEADER}=cookie-b", ATTEMPT_HEADER: "cookie-a"}
+        await browser.get("/bump", headers=both)  # the header wins
+    assert seen == ["hits=1"]
+    (entry,) = server.log.for_attempt("cookie-b")
+    assert entry.cookies == ["sid", "theme"]  # the harness's cookie is not the world's
+    (header_entry,) = server.log.for_attempt("cookie-a")
+    assert header_entry.cookies == []
 
 
 async def test_untagged_requests_with_two_attempts_belong_to_none(
@@ -219,8 +259,8 @@ async def test_untagged_requests_with_two_attempts_belong_to_none(
     active("two-a")
     active("two-b")
     before = len(server.log)
-    response = await client.get("/bump", headers={"host": HOST})
-    assert response.status_code == 503
+    response = await client.get("/bump", headers={"host": HOST, ATTEMPT_HEADER: "two-c"})
+    assert response.status_code == 403
     assert len(server.log) == before + 1
     assert server.log.for_attempt("two-a") == server.log.for_attempt("two-b") == []
 
@@ -410,6 +450,7 @@ async def test_a_new_attempt_starts_with_clean_site_state(
 ) -> None:
     first = _world(tmp_path, "clean-1")
     server.begin(first, ["lab"])
+    client.headers[ATTEMPT_HEADER] = "clean-1"
     try:
         assert (await client.get("/bump", headers={"host": HOST})).text == "hits=1"
         assert (await client.get("/bump", headers={"host": HOST})).text == "hits=2"
@@ -419,6 +460,7 @@ async def test_a_new_attempt_starts_with_clean_site_state(
         server.end("clean-1")
     second = _world(tmp_path, "clean-2")
     server.begin(second, ["lab"])
+    client.headers[ATTEMPT_HEADER] = "clean-2"
     try:
         assert (await client.get("/bump", headers={"host": HOST})).text == "hits=1"
         page = await client.get("/submitted/signup/1", headers={"host": HOST})

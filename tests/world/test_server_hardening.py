@@ -103,6 +103,7 @@ async def test_ended_and_untagged_requests_are_dropped_with_the_attempt(
         await client.get("/", headers={"host": HOST, ATTEMPT_HEADER: "drop-1"})
         await client.get("/", headers={"host": HOST})
     assert len(server.log) == 3
+    assert [e.refused for e in server.log.unattributed()] == ["unattributed"] * 2
     assert [e.attempt for e in server.log.for_attempt("drop-1")] == ["drop-1"]
     server.log.drop_attempt("drop-1")
     assert len(server.log) == 0
@@ -198,10 +199,10 @@ async def test_a_sealed_server_serves_the_world_only_on_the_browser_lane(tmp_pat
         assert (outside.status_code, control.status_code) == (403, 403)
         assert (inside.status_code, inside_control.status_code) == (303, 404)
         entries = [(e.path, e.status, e.refused) for e in srv.log.for_attempt("lane-1")]
-        assert entries == [  # (the untagged control calls go to the only active attempt)
-            ("/submit/note", 403, "host_lane"),
+        assert entries == [("/submit/note", 403, "host_lane"), ("/submit/note", 303, None)]
+        # the untagged control calls are of no attempt, not of the only active one
+        assert [(e.path, e.status, e.refused) for e in srv.log.unattributed()] == [
             ("/_proctor/lease/revoke", 403, None),  # wrong token
-            ("/submit/note", 303, None),
             ("/_proctor/lease/revoke", 404, None),
         ]
         assert len(world.submissions) == 1  # only the browser lane's post

@@ -297,7 +297,7 @@ def actions_page() -> str:
             body += [f"On the {surface}: {text}", ""]
         body += [*field_rows(tool_model), ""]
         used.append(tool_model)
-    step = Decoy.model_fields["expect_error"]
+    marks = [Decoy.model_fields[name] for name in ("expect_error", "expect_refused")]
     body += [
         "## Scenario steps",
         "",
@@ -305,9 +305,12 @@ def actions_page() -> str:
         "of the actions above, written as mappings with their `op`, e.g. "
         "`{op: click, role: button, name: Send}`. The user ops (`ask_user`, "
         "`request_approval`, `schedule`) are steps too: the simulated user answers them. "
-        "A decoy step may also carry `expect_error: true`:",
+        "A decoy step may also say how it is meant to end, `expect: error` or "
+        "`expect: refused` (`expect_error: true` is the older spelling of `expect: error`); "
+        "any other decoy step must run ok:",
         "",
-        f"- `expect_error`: {step.description}",
+        f"- `expect: error` (`expect_error`): {marks[0].description}",
+        f"- `expect: refused` (`expect_refused`): {marks[1].description}",
         "",
         "## Timeline events",
         "",

@@ -17,7 +17,7 @@ from proctor.computer import _scripts as js
 from proctor.computer import actions as a
 from proctor.computer._downloads import SavedDownload
 from proctor.computer._errors import Refused, first_line
-from proctor.computer._frames import FrameWatch
+from proctor.computer._frames import READ_TIMEOUT_S, FrameWatch
 from proctor.computer._lease import Lease, refused_step
 from proctor.computer._stall import STALL_S, StallWatch
 from proctor.errors import BrowserFault, ComputerError
@@ -189,14 +189,21 @@ async def downloads_started(c: BrowserComputer, count: int) -> None:
 
 
 async def popups_started(c: BrowserComputer) -> int:
-    """Popups the active tab's documents started since the last call (read and reset)."""
+    """Popups the active tab's documents started since the last call (read and reset).
+
+    A frame that never committed a document (an iframe of a refused ``file:`` URL in a
+    ``data:`` page) has nothing to ask, and a read that would wait for it never returns:
+    such frames are skipped, and every read is bounded (``READ_TIMEOUT_S``).
+    """
     if not c.pages:
         return 0
     total = 0
     for frame in c.page.frames:
+        if not frame.url:
+            continue
         try:
-            total += int(await frame.evaluate(js.TAKE_POPUPS_JS))
-        except PlaywrightError:
+            total += int(await asyncio.wait_for(frame.evaluate(js.TAKE_POPUPS_JS), READ_TIMEOUT_S))
+        except (PlaywrightError, TimeoutError):
             continue
     return total
 

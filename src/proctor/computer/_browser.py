@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import (
     BrowserContext,
@@ -51,6 +51,9 @@ from proctor.errors import BrowserFault, ComputerError, SetupFault
 from proctor.records import Step
 from proctor.vocab import Surface
 
+if TYPE_CHECKING:  # the cookie's shape: Playwright does not export it publicly
+    from playwright._impl._api_structures import SetCookieParam
+
 ACTION_TIMEOUT_MS = 4_000
 PROBE_TIMEOUT = 10.0
 """Seconds the browser gets to answer the liveness probe (``BrowserComputer.dead``)."""
@@ -60,6 +63,24 @@ def _headers(opts: BrowserOptions) -> dict[str, str]:
     """The attempt's tag header (the fixture server files requests by it); none when the
     options name no header (the live tier: public sites get no harness header)."""
     return {opts.attempt_header: opts.attempt} if opts.attempt_header else {}
+
+
+def _tag_cookies(opts: BrowserOptions) -> list[SetCookieParam]:
+    """The attempt's tag as an httpOnly cookie of the same name on each world host.
+
+    Chromium sends a context's extra headers with what its pages request, but not with
+    a request the browser makes itself: an ``a[download]`` download reaches the server
+    with the context's cookies and without the header. The cookie tags it; the fixture
+    server reads it only when the header is missing, and takes it out of the request
+    before a site or the log sees it. Pages cannot read it (httpOnly).
+    """
+    if not opts.attempt_header:
+        return []
+    return [
+        {"name": opts.attempt_header, "value": opts.attempt, "url": f"http://{host}/",
+         "httpOnly": True}
+        for host in opts.fixture_hosts
+    ]  # fmt: skip
 
 
 @dataclass
@@ -193,6 +214,9 @@ class BrowserComputer:
                     storage_state=storage_state,
                     service_workers="block",
                 )
+            cookies = _tag_cookies(opts)
+            if cookies:
+                await context.add_cookies(cookies)
         except PlaywrightError as exc:
             raise BrowserFault(f"could not open a browser context: {first_line(exc)}") from exc
         context.set_default_timeout(ACTION_TIMEOUT_MS)

@@ -15,7 +15,7 @@ from collections.abc import Awaitable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, assert_never
 
-from playwright.async_api import ElementHandle, Frame, Locator
+from playwright.async_api import ElementHandle, Frame, Locator, Response
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from proctor.computer._browser import BrowserComputer
 
 NAV_TIMEOUT_MS = 15_000
+NAV_GRACE_S = 5.0
+"""Seconds past ``NAV_TIMEOUT_MS`` a navigation step waits before it gives up itself."""
 WAIT_TEXT_TIMEOUT_MS = 10_000
 
 Facts = dict[str, Any]
@@ -152,14 +154,32 @@ async def navigate(c: BrowserComputer, action: a.Navigate, facts: Facts) -> Hand
     check_url(c.options, c.on_blocked, action.url)
     if denied(c.options, action.url):
         raise Refused(f"navigation to {origin(action.url)} is denied for this task; refused")
-    response = await c.page.goto(action.url, wait_until="load")
+    response = await bounded(
+        c.page.goto(action.url, wait_until="load"), f"navigate to {action.url}"
+    )
     facts["status"] = response.status if response else None
     return Handled(f"opened {c.page.url}")
 
 
 async def back(c: BrowserComputer) -> Handled:
-    await c.page.go_back(wait_until="load")
+    await bounded(c.page.go_back(wait_until="load"), "back")
     return Handled(f"back to {c.page.url}")
+
+
+async def bounded(going: Awaitable[Response | None], what: str) -> Response | None:
+    """Await a navigation of the active page, never longer than its timeout and a grace.
+
+    Playwright's own navigation timeout (``NAV_TIMEOUT_MS``) ends a navigation that does
+    not load; this bound holds when that timer is not reached (a driver call that never
+    answers), so a navigation is a step error returned to the agent, never a hung attempt.
+    """
+    limit = NAV_TIMEOUT_MS / 1000 + NAV_GRACE_S
+    try:
+        return await asyncio.wait_for(going, limit)
+    except TimeoutError:
+        raise PlaywrightTimeout(
+            f"{what}: the page did not load within {NAV_TIMEOUT_MS // 1000}s"
+        ) from None
 
 
 async def click(c: BrowserComputer, action: a.Click, facts: Facts) -> Handled:

@@ -34,7 +34,7 @@ from proctor.manual._case import REVOCATION, SITE_STATE, CaseFile, read_begin, r
 from proctor.manual._manifest import load_manifest, scenario_of
 from proctor.records import write_text_atomic
 from proctor.scenario import date_values, resolve
-from proctor.world import DOMAIN, AttemptWorld, FixtureServer, all_sites
+from proctor.world import ATTEMPT_HEADER, DOMAIN, AttemptWorld, FixtureServer, all_sites
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -119,8 +119,12 @@ def _as_site(inner: ASGI, host: str, swaps: list[tuple[bytes, bytes]], case: _Ca
         if scope["type"] != "http":
             await inner(scope, receive, send)
             return
-        headers = [(k, v) for k, v in scope["headers"] if k != b"host"]
-        scope = {**scope, "headers": [(b"host", host.encode()), *headers]}
+        # The lane is the case's: its requests carry the case's tag (any tag the client
+        # sent is replaced), the one way the server gives a request to an attempt.
+        tag = ATTEMPT_HEADER.encode()
+        headers = [(k, v) for k, v in scope["headers"] if k not in (b"host", tag)]
+        own = [(b"host", host.encode()), (tag, case.tag.encode())]
+        scope = {**scope, "headers": [*own, *headers]}
         method = scope["method"]
         if case.lease.revoked_at is not None and method in INPUT_METHODS:
             receipt = {"at": time.time(), "method": method, "path": scope["path"], "host": host}

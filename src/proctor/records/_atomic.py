@@ -137,6 +137,8 @@ def _cut_partial_line(fd: int, start: int, written: int) -> None:
 def append_jsonl(path: Path, row: Any) -> None:
     """Append one JSON line with a single write, so concurrent appends never interleave.
 
+    A file it creates is the owner's alone (0600), as the atomic writes' files are.
+
     Raises:
         StorageError: naming the path, the reason and what to do.
     """
@@ -145,7 +147,7 @@ def append_jsonl(path: Path, row: Any) -> None:
     data = memoryview(encoded)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             start = os.fstat(fd).st_size
             try:

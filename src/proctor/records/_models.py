@@ -66,7 +66,9 @@ class WebRequest(_Record):
         default=None,
         description="Why the seal refused it: offworld (a host outside the world), scheme "
         "(file:, javascript:, data:, ...), websocket, host_lane (the world reached from "
-        "outside the attempt's browser), body (a body that could not be read in time).",
+        "outside the attempt's browser), body (a body that could not be read in time), "
+        "unattributed (a request of the world without the tag of an active attempt: "
+        "answered 403 and kept out of every attempt's log).",
     )
     url: str | None = Field(default=None, description="The refused URL, for refusals.")
     fault: str | None = Field(default=None, description="Server-side exception, if any.")

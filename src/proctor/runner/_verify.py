@@ -1,20 +1,22 @@
-"""proctor verify: every oracle passes, every decoy fails on its named checks, null fails."""
+"""proctor verify: every oracle passes, every decoy fails on its named checks (and does
+something), null fails."""
 
 from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from proctor.records import AttemptRecord, CheckResult
+from proctor.records import AttemptRecord, CheckResult, StepStatus
 from proctor.runner._attempt import run_attempt
+from proctor.runner._fingerprint import world_print
 from proctor.runner._plan import Arm, PlanItem, null_factory, oracle_factory, parse_arm
 from proctor.runner._worker import RunOptions, Worker
-from proctor.scenario import LoadedScenario
-from proctor.vocab import VerifyRole
+from proctor.scenario import Decoy, LoadedScenario
+from proctor.vocab import StepExpect, VerifyRole
 
 
 @dataclass(frozen=True)
@@ -43,15 +45,23 @@ def judge(
     role: VerifyRole,
     record: AttemptRecord,
     must_fail_on: Sequence[str] = (),
-    expect_error: Iterable[int] = (),
+    expected: Mapping[int, StepExpect] | None = None,
     decoy: str | None = None,
+    *,
+    null: AttemptRecord | None = None,
+    inert: bool = False,
 ) -> ObligationVerdict:
     """Whether one attempt meets its obligation.
 
     A step that errors breaks any obligation except the null agent's (it has no
     steps): an oracle that stumbles proves nothing, and a decoy that fails because
     its own step broke (a typo'd name) is not the wrong path it claims to be. A
-    decoy step meant to fail is listed in ``expect_error``, and must then fail.
+    decoy step is refused or errors only where ``expected`` says so, and then must.
+
+    A decoy is also held against the ``null`` agent's attempt of the same scenario:
+    one whose world ends as null's (no request, app state, file, desktop value or
+    word to the user beyond null's) fails its checks only as doing nothing does, and
+    is a violation (inert) unless the decoy is marked ``inert``.
     """
     failed = set(record.failed_checks)
     if record.result == "error":
@@ -59,9 +69,8 @@ def judge(
             record.scenario, role, False, "a graded attempt",
             f"infra error: {record.error}", record, decoy=decoy,
         )  # fmt: skip
-    expected_errors = set(expect_error) if role == "decoy" else set()
-    step_problems = _step_problems(record, expected_errors)
     if role == "oracle":
+        step_problems = _step_problems(record, {}, refusals=False)
         ok = record.result == "passed" and not step_problems
         if step_problems:
             actual = f"a step failed ({step_problems[0]})"
@@ -71,34 +80,60 @@ def judge(
     if role == "null":
         ok = record.result == "failed"
         return _verdict(record, role, ok, "fails", record.result, [], decoy)
+    step_problems = _step_problems(record, dict(expected or {}), refusals=True)
     missing = [name for name in must_fail_on if name not in failed]
-    ok = record.result == "failed" and not missing and not step_problems
-    expected = f"fails on {', '.join(must_fail_on)}"
+    changed = _beyond_null(record, null)
+    is_inert = changed is not None and not changed and not inert
+    ok = record.result == "failed" and not missing and not step_problems and not is_inert
+    expected_text = f"fails on {', '.join(must_fail_on)}"
     if step_problems:
         actual = f"its own step broke ({step_problems[0]}), so it proves nothing"
     elif record.result == "passed":
         actual = "passed"
     elif missing:
         actual = f"failed on {', '.join(sorted(failed)) or 'nothing'}; not on {', '.join(missing)}"
+    elif is_inert:
+        actual = (
+            "inert: its world ended as the null agent's (no request, app state, file or "
+            "answer beyond null's), so it proves nothing; make it act, or mark it inert: true"
+        )
     else:
         actual = f"failed on {', '.join(sorted(failed))}"
-    return _verdict(record, role, ok, expected, actual, step_problems, decoy)
+    return _verdict(record, role, ok, expected_text, actual, step_problems, decoy)
 
 
-def _step_problems(record: AttemptRecord, expected_errors: set[int]) -> list[str]:
+def _beyond_null(record: AttemptRecord, null: AttemptRecord | None) -> list[str] | None:
+    """What the decoy left in the world beyond the null agent; None without a graded null."""
+    if null is None or null.result not in ("passed", "failed"):
+        return None
+    return world_print(record.end_state).beyond(world_print(null.end_state))
+
+
+def _step_problems(
+    record: AttemptRecord, expected: dict[int, StepExpect], *, refusals: bool
+) -> list[str]:
+    """Steps that ended otherwise than marked: an unmarked error (and, with ``refusals``,
+    an unmarked refusal), or a marked step that ran ok, ended the other way or never ran."""
     problems = []
     for position, step in enumerate(record.steps):
-        if step.status == "error" and position not in expected_errors:
-            problems.append(f"step {position} {step.op} errored: {step.error}")
-        elif position in expected_errors and step.status == "ok":
-            problems.append(f"step {position} {step.op} is marked expect_error but ran ok")
+        mark = expected.get(position)
+        if step.status == mark:
+            continue
+        if mark is not None:
+            ended = "ran ok" if step.status == "ok" else f"{_ENDED[step.status]}: {step.error}"
+            problems.append(f"step {position} {step.op} is marked expect: {mark} but {ended}")
+        elif step.status == "error" or (refusals and step.status == "refused"):
+            problems.append(f"step {position} {step.op} {_ENDED[step.status]}: {step.error}")
     ran = len(record.steps)
     problems += [
-        f"step {position} is marked expect_error but the script stopped after {ran} step(s)"
-        for position in sorted(expected_errors)
+        f"step {position} is marked expect: {mark} but the script stopped after {ran} step(s)"
+        for position, mark in sorted(expected.items())
         if position >= ran
     ]
     return problems
+
+
+_ENDED: dict[StepStatus, str] = {"ok": "ran ok", "error": "errored", "refused": "was refused"}
 
 
 def _verdict(
@@ -153,9 +188,8 @@ class Obligation(NamedTuple):
 
     item: PlanItem
     role: VerifyRole
-    must_fail_on: list[str]
-    expect_error: frozenset[int] = frozenset()
-    decoy: str | None = None
+    decoy: Decoy | None = None
+    """The decoy's spec, for role ``decoy``: the checks it must fail on, its step marks."""
 
 
 def verify_items(scenarios: Sequence[LoadedScenario]) -> list[Obligation]:
@@ -164,19 +198,11 @@ def verify_items(scenarios: Sequence[LoadedScenario]) -> list[Obligation]:
     oracle = Arm("oracle", "scripted", oracle_factory)
     null = Arm("null", "null", null_factory)
     for loaded in scenarios:
-        items.append(Obligation(PlanItem(loaded, oracle, 1), "oracle", []))
+        items.append(Obligation(PlanItem(loaded, oracle, 1), "oracle"))
         for decoy in loaded.scenario.decoys:
             arm = parse_arm(f"decoy-{decoy.name}=decoy:{decoy.name}")
-            items.append(
-                Obligation(
-                    PlanItem(loaded, arm, 1),
-                    "decoy",
-                    list(decoy.fails),
-                    frozenset(decoy.expect_error),
-                    decoy.name,
-                )
-            )
-        items.append(Obligation(PlanItem(loaded, null, 1), "null", []))
+            items.append(Obligation(PlanItem(loaded, arm, 1), "decoy", decoy))
+        items.append(Obligation(PlanItem(loaded, null, 1), "null"))
     return items
 
 
@@ -189,17 +215,41 @@ async def verify_in(
     roles: Collection[VerifyRole] | None = None,
 ) -> list[ObligationVerdict]:
     """Run every obligation of ``scenarios`` (of ``roles`` only, when given) in a started
-    worker; the verdicts in order."""
+    worker; the verdicts in order.
+
+    The null agent of a scenario with decoys runs before its first decoy (each decoy is
+    held against it, see ``judge``); its verdict keeps its place after the decoys'.
+    """
     verdicts: list[ObligationVerdict] = []
-    for item, role, must_fail, expect_error, decoy in verify_items(scenarios):
-        if roles is not None and role not in roles:
-            continue
-        record = await run_attempt(worker, item, write=write)
-        verdict = judge(role, record, must_fail, expect_error, decoy)
+
+    def judged(verdict: ObligationVerdict) -> None:
         verdicts.append(verdict)
         if on_verdict:
             on_verdict(verdict)
+
+    wanted = [o for o in verify_items(scenarios) if roles is None or o.role in roles]
+    nulls: dict[str, AttemptRecord] = {}
+    for item, role, decoy in wanted:
+        sid = item.scenario.scenario.id
+        if role == "null" and sid in nulls:
+            judged(judge(role, nulls[sid]))
+            continue
+        if role == "decoy" and sid not in nulls:
+            nulls[sid] = await run_attempt(worker, _null_of(item), write=write)
+        record = await run_attempt(worker, item, write=write)
+        if decoy is None:
+            judged(judge(role, record))
+        else:
+            verdict = judge(
+                role, record, decoy.fails, decoy.expected, decoy.name,
+                null=nulls[sid], inert=decoy.inert,
+            )  # fmt: skip
+            judged(verdict)
     return verdicts
+
+
+def _null_of(item: PlanItem) -> PlanItem:
+    return PlanItem(item.scenario, Arm("null", "null", null_factory), 1)
 
 
 async def verify(

@@ -275,9 +275,9 @@ def _hint_for(err: dict[str, Any], loc: tuple[str | int, ...], data: Any) -> tup
     if kind == "extra_forbidden":
         model = _model_at(loc, data)
         key = str(loc[-1])
-        if key == "expect_error" and loc[0] == "solution":
+        if key in ("expect", "expect_error") and loc[0] == "solution":
             return (
-                "expect_error is allowed only on decoy steps",
+                f"{key} is allowed only on decoy steps",
                 "the oracle's steps must all succeed: remove it, or move the step into a decoy",
             )
         valid = _fields_of(model) if model else []

@@ -7,16 +7,23 @@ import json
 from typing import Any
 
 from proctor.scenario._spec import Scenario
+from proctor.vocab import STEP_EXPECTS
 
+EXPECT_STEP = {
+    "enum": list(STEP_EXPECTS),
+    "description": "How this decoy step is expected to end when replayed (decoy steps only): "
+    "error (it fails) or refused (the harness will not run it). Any other step must run ok.",
+}
 EXPECT_ERROR_STEP = {
     "type": "boolean",
     "default": False,
-    "description": "This decoy step is expected to fail when replayed (decoy steps only).",
+    "description": "The older spelling of `expect: error` (decoy steps only).",
 }
 
 
 def _decoy_steps(schema: dict[str, Any]) -> None:
-    """Let decoy steps, and only they, carry ``expect_error``: the loader takes it off.
+    """Let decoy steps, and only they, carry ``expect`` (or ``expect_error``): the loader
+    takes it off.
 
     Each action's definition forbids other keys, so decoy steps get copies of the
     definitions (``DecoyStepClick``, ...) with the marker added.
@@ -28,6 +35,7 @@ def _decoy_steps(schema: dict[str, Any]) -> None:
         ref = member["$ref"]
         name = ref.rsplit("/", 1)[1]
         step = copy.deepcopy(defs[name])
+        step["properties"]["expect"] = EXPECT_STEP
         step["properties"]["expect_error"] = EXPECT_ERROR_STEP
         defs[f"DecoyStep{name}"] = step
         renamed[ref] = f"#/$defs/DecoyStep{name}"

@@ -33,6 +33,11 @@ ATTEMPT_HEADER = "x-proctor-attempt"
 MAX_BODY = 8 * 1024 * 1024
 CONTROL_PREFIX = "/_proctor/"
 
+UNATTRIBUTED = (
+    f"This request carries no tag of an active attempt ({ATTEMPT_HEADER}): the world "
+    "answers only an attempt's own browser."
+)
+
 Lane = Literal["open", "browser", "control"]
 """Which socket a request came in on (see the module docstring)."""
 
@@ -83,12 +88,13 @@ class Dispatcher:
             return
         if scope["type"] != "http":
             return
+        scope, tag = _take_tag(scope)
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         host = headers.get("host", "").rsplit(":", 1)[0].lower()
         method = scope["method"]
         path = scope["path"]
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
-        world = self.server.attempt_for(headers.get(ATTEMPT_HEADER))
+        world = self.server.attempt_for(tag)
         cookies = [
             c.split("=", 1)[0].strip() for c in headers.get("cookie", "").split(";") if "=" in c
         ]
@@ -154,6 +160,10 @@ class Dispatcher:
                 await answer(scope, replay, send_logged)
             elif self.lane == "browser" and control:
                 await _plain("Not found.", 404)(scope, replay, send_logged)
+            elif world is None and host in self.apps:
+                refused = "unattributed"
+                answer = _plain(UNATTRIBUTED, 403)
+                await answer(scope, replay, send_logged)
             else:
                 crossing = self._crossing(host, method, path)
                 fault = await self._serve(scope, host, path, world, replay, send_logged)
@@ -214,11 +224,7 @@ class Dispatcher:
                     raise RuntimeError(f"injected fixture fault at request {nth} (PROCTOR_INJECT)")
             if target is not None:
                 scope["proctor.site"] = target[0]
-                if world is None and not path.startswith("/static/"):
-                    answer = _plain("No attempt is active on this fixture server.", 503)
-                    await answer(scope, replay, send_tracked)
-                else:
-                    await target[1](scope, replay, send_tracked)
+                await target[1](scope, replay, send_tracked)
             elif host in ("127.0.0.1", "localhost"):
                 await self.index(scope, replay, send_tracked)
             else:
@@ -242,6 +248,40 @@ class Dispatcher:
             status=403,
             refused="websocket",
         )
+
+
+def _take_tag(scope: Scope) -> tuple[Scope, str | None]:
+    """The request's attempt tag, and its scope without the tag's cookie.
+
+    The tag is the ``x-proctor-attempt`` header an attempt's browser context sends with
+    every request its pages make; a request the browser makes itself (a download) has
+    only the context's cookies, among them an httpOnly cookie of the same name, read
+    when the header is missing. That cookie is the harness's, not the world's: it is
+    taken out of the request, so no site and no log entry ever sees it.
+    """
+    tag: str | None = None
+    cookie_tag: str | None = None
+    kept: list[tuple[bytes, bytes]] = []
+    prefix = ATTEMPT_HEADER + "="
+    for name, value in scope["headers"]:
+        if name == _HEADER_BYTES:
+            tag = tag or value.decode("latin-1")
+        elif name == b"cookie":
+            parts = [p.strip() for p in value.decode("latin-1").split(";")]
+            ours = [p for p in parts if p.startswith(prefix)]
+            if ours:
+                cookie_tag = cookie_tag or ours[0][len(prefix) :]
+                rest = "; ".join(p for p in parts if p and not p.startswith(prefix))
+                if rest:
+                    kept.append((name, rest.encode("latin-1")))
+                continue
+        kept.append((name, value))
+    if cookie_tag is None:
+        return scope, tag
+    return {**scope, "headers": kept}, tag or cookie_tag
+
+
+_HEADER_BYTES = ATTEMPT_HEADER.encode("latin-1")
 
 
 def _plain(text: str, status: int) -> Response:

@@ -78,6 +78,11 @@ class RequestLog:
         with self._lock:
             return [e for e in self._entries if e.attempt == attempt]
 
+    def unattributed(self) -> list[WebRequest]:
+        """The entries of no attempt (untagged, or tagged with an attempt not active)."""
+        with self._lock:
+            return [e for e in self._entries if e.attempt is None]
+
     def drop_attempt(self, attempt: str) -> None:
         """Forget an attempt's entries once its end state is taken, to bound memory.
 

@@ -4,7 +4,8 @@ One server runs per worker for the whole run. Sites are routed by the Host
 header (``forms.proctor.test``); Chromium maps those names to this server with
 ``--host-resolver-rules``. Each attempt gets fresh site state through
 ``begin``; its requests are tagged by the ``x-proctor-attempt`` header that the
-attempt's browser context sends, or by being the only attempt active.
+attempt's browser context sends. A request of the world without the tag of an active
+attempt is refused (403) and logged of no attempt (``unattributed``).
 
 Lanes. Started plainly, the server has one socket in this process's network
 (lane ``open``: the world and the control endpoint; the tests use it). Started
@@ -72,12 +73,17 @@ class FixtureServer:
         return [f"{label}.{DOMAIN}" for s in self.sites.values() for label in (s.name, *s.hosts)]
 
     def attempt_for(self, attempt_id: str | None) -> AttemptWorld | None:
-        with self._lock:
-            if attempt_id is not None:
-                return self._worlds.get(attempt_id)
-            if len(self._worlds) == 1:
-                return next(iter(self._worlds.values()))
+        """The active attempt a request's tag names; None for no tag or an unknown one.
+
+        A request is never given to an attempt it does not name, not even to the only
+        one active: another process's request would land in that attempt's log, where
+        a request-log check counts it. The dispatcher refuses such a request of the world
+        (403) and logs it of no attempt, ``refused: unattributed``.
+        """
+        if attempt_id is None:
             return None
+        with self._lock:
+            return self._worlds.get(attempt_id)
 
     def begin(self, world: AttemptWorld, sites: Iterable[str]) -> None:
         """Give an attempt fresh state on the named sites (all sites answer, only these seed)."""
@@ -92,7 +98,7 @@ class FixtureServer:
             self._worlds[world.attempt] = world
 
     def end(self, attempt_id: str) -> None:
-        """Detach an attempt: later requests tagged with it are answered 503."""
+        """Detach an attempt: later requests tagged with it are refused (``unattributed``)."""
         with self._lock:
             self._worlds.pop(attempt_id, None)
 
