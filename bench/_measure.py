@@ -16,7 +16,7 @@ from proctor.runner import (
     ticks_to_seconds,
 )
 from proctor.scenario import LoadedScenario
-from proctor.world import AttemptWorld
+from proctor.world import ATTEMPT_HEADER, AttemptWorld
 
 FLOOR_TAG = "bench-floor"
 MODES = {"run": True, "verify": False}
@@ -83,7 +83,8 @@ async def floor_sample(worker: Worker) -> float:
     try:
         browser = worker.host.browser
         t0 = time.perf_counter()
-        context = await browser.new_context()
+        # Tagged as an attempt's context is: the world refuses untagged requests.
+        context = await browser.new_context(extra_http_headers={ATTEMPT_HEADER: FLOOR_TAG})
         page = await context.new_page()
         await page.goto(page_url(), wait_until="load")
         await context.close()

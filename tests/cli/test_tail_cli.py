@@ -87,6 +87,15 @@ def test_tail_follows_an_attempt_while_it_runs_then_prints_its_result(
     assert "run 'live' has no attempt 'probe-live/other-1'" in output(missing)
 
 
+def _scratch(trace: Path) -> str:
+    """The scratch folder the command agent printed (``scratch=...``), or "" before it has."""
+    for event in _events(trace):
+        line = event.get("line")
+        if isinstance(line, str) and line.startswith("scratch="):
+            return line.removeprefix("scratch=")
+    return ""
+
+
 def _wait_for(found: Callable[[], bool], *running: subprocess.Popen[str]) -> bool:
     """Whether ``found()`` came true before the deadline, while every process in ``running`` ran."""
     deadline = time.monotonic() + DEADLINE
@@ -100,11 +109,11 @@ def _wait_for(found: Callable[[], bool], *running: subprocess.Popen[str]) -> boo
 def test_tail_follows_a_gate_run_until_its_driver_ends(
     scenarios: Path, results: Path, proctor: Proctor, tmp_path: Path
 ) -> None:
-    # The candidate waits (bounded) for the test's word, so tail starts while it runs.
-    release = tmp_path / "release"
+    # The candidate waits (bounded) for the test's word, so tail starts while it runs. The
+    # word is a file in its scratch folder: the jail shows the agent no other folder of ours.
     agent = (
-        f"command:echo first-line; for i in $(seq 600); do [ -e {release} ] && break; "
-        "sleep 0.1; done; echo second-line"
+        'command:echo first-line; echo "scratch=$PROCTOR_SCRATCH"; for i in $(seq 600); do '
+        '[ -e "$PROCTOR_SCRATCH/release" ] && break; sleep 0.1; done; echo second-line'
     )
     args: list[str | Path] = [
         "gate", "--scenarios", scenarios, "--only", "probe-live", "--results", results,
@@ -126,6 +135,8 @@ def test_tail_follows_a_gate_run_until_its_driver_ends(
     tail: subprocess.Popen[str] | None = None
     try:
         assert _wait_for(lambda: any(e.get("line") == "first-line" for e in _events(trace)), run)
+        assert _wait_for(lambda: bool(_scratch(trace)), run), _events(trace)
+        release = Path(_scratch(trace)) / "release"
         # The gate's driver holds its run as `proctor run` does: an open leg, an owner mark.
         legs = json.loads((run_dir / "run.json").read_text())["legs"]
         assert [(leg["pid"], leg["ended_at"]) for leg in legs] == [(run.pid, None)]

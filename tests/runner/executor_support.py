@@ -25,6 +25,7 @@ VARYING = {
     "wait_ms",
     "placeholders",  # the run folder's path and the worker's port
     "infra_faults",  # a stalled or crashed browser, retried: the machine's, not the run's
+    "infra_seconds",  # the time those retried tries took
 }
 """Record keys whose values depend on when and where an attempt ran."""
 
@@ -58,7 +59,9 @@ def tree(run_dir: Path) -> dict[str, Any]:
     for record in sorted((run_dir / "attempts").glob("*/*/attempt.json")):
         folder = record.parent
         found[str(folder.relative_to(run_dir))] = {
-            "files": sorted(p.name for p in folder.iterdir()),
+            # Screenshots aside: one a loaded machine could not take in time is the
+            # machine's, and a kill never writes half of one (written atomically).
+            "files": sorted(p.name for p in folder.iterdir() if p.suffix != ".png"),
             "record": without_times(json.loads(record.read_text())),
         }
     return found

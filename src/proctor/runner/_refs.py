@@ -7,6 +7,7 @@ prune``), whatever happened in between.
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -69,6 +70,14 @@ def resolve_ref(repo: Path, ref: str) -> str:
         ) from exc
 
 
+def _worktree_base() -> Path | None:
+    """Where the worktrees go: a command agent's jail gives it a private, empty ``/tmp``
+    (``agents/_jail.py``), so a worktree there would be out of its reach. ``/var/tmp``
+    is shown to it read-only; None (the temp folder) where the machine has none."""
+    base = Path("/var/tmp")
+    return base if base.is_dir() and os.access(base, os.W_OK) else None
+
+
 @contextmanager
 def worktrees(repo: Path, refs: Sequence[str]) -> Iterator[list[Worktree]]:
     """Check each ref out in a fresh worktree; remove them all on the way out.
@@ -78,7 +87,8 @@ def worktrees(repo: Path, refs: Sequence[str]) -> Iterator[list[Worktree]]:
     """
     repo = repo.resolve()
     commits = [resolve_ref(repo, ref) for ref in refs]
-    root = Path(tempfile.mkdtemp(prefix="proctor-refs-"))
+    root = Path(tempfile.mkdtemp(prefix="proctor-refs-", dir=_worktree_base()))
+    root.chmod(0o755)  # the jailed agent runs as another user: it reads its code from here
     made: list[Worktree] = []
     try:
         for i, (ref, commit) in enumerate(zip(refs, commits, strict=True)):
