@@ -16,6 +16,7 @@ import pytest
 
 from cli_support import probe, write_scenario
 from proctor.cli import main
+from proctor.runner._ray import LOCAL_START_TRIES
 
 PROBE = "usage-probe"
 
@@ -126,11 +127,15 @@ def test_a_ray_that_will_not_start_is_one_line_naming_what_to_do(
     """Ray's start-up timeout is a bare ``Exception``; it once escaped as a traceback."""
     ray = pytest.importorskip("ray")
 
+    calls: list[str] = []
+
     def timed_out(*args: object, **kwargs: object) -> None:
+        calls.append("init")
         raise Exception("The current node timed out during startup. This could happen ...")
 
     monkeypatch.setattr(ray, "is_initialized", lambda: False)
     monkeypatch.setattr(ray, "init", timed_out)
+    monkeypatch.setattr(ray, "shutdown", lambda: calls.append("shutdown"))
     argv = ["run", "--scenarios", "probe", "--only", PROBE, "--executor", "ray"]
     monkeypatch.setattr(sys, "argv", ["proctor", *argv])
     with pytest.raises(SystemExit) as ended:
@@ -141,3 +146,5 @@ def test_a_ray_that_will_not_start_is_one_line_naming_what_to_do(
     assert len(lines) == 1 and "Traceback" not in out + err, err
     assert "could not start a local Ray: The current node timed out" in lines[0]
     assert "--executor pool" in lines[0]
+    # a loaded machine's missed start is tried again, each failed start's leftovers ended
+    assert calls == ["init", "shutdown"] * LOCAL_START_TRIES

@@ -216,6 +216,10 @@ def _first(exc: BaseException) -> str:
     return " | ".join(lines[-2:])[:500] if lines else type(exc).__name__
 
 
+LOCAL_START_TRIES = 3
+"""Starts of a local Ray before the run gives up (each waits up to Ray's own 30 s)."""
+
+
 def _start_failed(address: str | None, exc: Exception) -> str:
     """What to say, on one line, when Ray would not start or join: what, and what to do."""
     said = " ".join(str(exc).split()) or type(exc).__name__
@@ -247,12 +251,20 @@ class RayExecutor:
     async def open(self, run_dir: Path, options: RunOptions, clock: dt.datetime) -> list[Slot]:
         ray = _ray()
         if not ray.is_initialized():
-            try:
-                self._init(ray)
-            except RunError:
-                raise
-            except Exception as exc:  # Ray's start-up timeout is a bare Exception
-                raise RunError(_start_failed(self.address, exc)) from exc
+            # A local Ray gives its raylet a fixed 30 s to register: a loaded machine can
+            # miss that, which is the machine's fault, so the start is tried again.
+            tries = 1 if self.address else LOCAL_START_TRIES
+            for attempt in range(1, tries + 1):
+                try:
+                    self._init(ray)
+                    break
+                except RunError:
+                    raise
+                except Exception as exc:  # Ray's start-up timeout is a bare Exception
+                    with contextlib.suppress(Exception):
+                        ray.shutdown()  # ends what the failed start left running
+                    if attempt == tries:
+                        raise RunError(_start_failed(self.address, exc)) from exc
             self._started_ray = True
         actor_class = ray.remote(num_cpus=1)(_ActorWorker)
         self._slots = [
