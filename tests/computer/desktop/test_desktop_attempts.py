@@ -28,7 +28,18 @@ from proctor.agents import Computer, Outcome, ScriptedAgent
 from proctor.agents._jail import available
 from proctor.computer import actions as a
 from proctor.computer.actions import Target, ops_on
-from proctor.computer.desktop import DesktopComputer, DesktopSession, Node, _tree, missing_stack
+from proctor.computer.desktop import (
+    DesktopComputer,
+    DesktopSession,
+    Node,
+    Outline,
+    Window,
+    _tree,
+    missing_stack,
+)
+from proctor.computer.desktop import (
+    _computer as desktop_computer,
+)
 from proctor.computer.mcp_lane import McpLane
 from proctor.records import AttemptRecord
 from proctor.runner import Arm, PlanItem, RunOptions, Worker, parse_arm, run_attempt
@@ -390,3 +401,33 @@ async def test_a_control_missing_from_an_app_that_answers_is_the_agents_step_err
     error = record.steps[0].error or ""
     assert "no toggle button named \"no-such-key\" in 'galculator'" in error, error
     assert display(record) == "7"
+
+
+async def test_an_end_state_read_while_the_app_stalls_is_read_again(
+    desk_worker: Worker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The calculator is stopped for the first read of its window in the end state (and
+    continued after it): that read lacks the display, and grading it would fail the
+    oracle. The read saw the stall, so the end state is read again, from the app that
+    now answers."""
+    real_outline = desktop_computer._tree_outline
+    stopped: list[int] = []
+
+    def outline(window: Window) -> Outline:
+        if stopped:
+            return real_outline(window)
+        stopped.append(window.pid)
+        os.kill(window.pid, signal.SIGSTOP)
+        try:
+            return real_outline(window)
+        finally:
+            os.kill(window.pid, signal.SIGCONT)
+
+    monkeypatch.setattr(desktop_computer, "_tree_outline", outline)
+    record = await run_attempt(
+        desk_worker, PlanItem(calc(), parse_arm("oracle=scripted"), 1), write=False
+    )
+    assert len(stopped) == 1
+    assert record.infra_faults == []
+    assert record.result == "passed", record.failed_checks
+    assert display(record) == "7006652"
