@@ -4,6 +4,7 @@ The gate job is ``proctor.runner.gate`` (it loads the statistics); the run API t
 writes a whole results folder is ``proctor.api``.
 """
 
+from proctor._owner import OWNER_ENV
 from proctor.runner._attempt import run_attempt
 from proctor.runner._budget import Budget
 from proctor.runner._executor import (
@@ -17,7 +18,6 @@ from proctor.runner._executor import (
 )
 from proctor.runner._inspect import Inspection, inspect, inspect_in
 from proctor.runner._leftovers import (
-    OWNER_ENV,
     Leftovers,
     Orphan,
     OwnerRecord,

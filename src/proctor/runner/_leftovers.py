@@ -28,12 +28,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from proctor._owner import OWNER_ENV
 from proctor.agents import ATTEMPT_ENV
+from proctor.computer.desktop import DESKTOP_MARK_ENV
 from proctor.errors import RunError
 from proctor.records import check_label, write_model_atomic
 
-OWNER_ENV = "PROCTOR_OWNER"
-"""The environment variable that marks every process a run started: ``<pid>:<start>``."""
 PIDS = ".pids"
 """The folder of a run's owner records."""
 SCRATCH_FOLDERS = ("scratch", ".staging")
@@ -53,6 +53,7 @@ Role = Literal["driver", "worker"]
 # records._atomic's temp files: mkstemp(prefix=f".{name[:64]}.", suffix=".tmp"), 8 random chars.
 _TEMP = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
 _CONTROL = re.compile(r"control-([0-9]+)\.json")
+_MARKS = (OWNER_ENV.encode(), ATTEMPT_ENV.encode(), DESKTOP_MARK_ENV.encode())
 
 
 class OwnerRecord(BaseModel):
@@ -194,7 +195,7 @@ def _environ(pid: int) -> dict[bytes, bytes]:
     marks: dict[bytes, bytes] = {}
     for entry in data.split(b"\0"):
         name, _, value = entry.partition(b"=")
-        if name in (OWNER_ENV.encode(), ATTEMPT_ENV.encode()):
+        if name in _MARKS:
             marks[name] = value
     return marks
 
@@ -217,7 +218,9 @@ def _parse_mark(value: bytes) -> tuple[int, int] | None:
 class _Marked:
     pid: int
     owner: str
-    agent: bool
+    own: bool
+    """Whether it carries a mark only proctor sets besides the owner's (an agent's, or a
+    desktop session's): proctor's for sure, wherever its run folder is."""
 
 
 def _marked_processes() -> list[_Marked]:
@@ -229,9 +232,8 @@ def _marked_processes() -> list[_Marked]:
         marks = _environ(int(name))
         owner = marks.get(OWNER_ENV.encode())
         if owner is not None:
-            found.append(
-                _Marked(int(name), owner.decode("ascii", "replace"), ATTEMPT_ENV.encode() in marks)
-            )
+            own = ATTEMPT_ENV.encode() in marks or DESKTOP_MARK_ENV.encode() in marks
+            found.append(_Marked(int(name), owner.decode("ascii", "replace"), own))
     return found
 
 
@@ -285,7 +287,8 @@ def find_leftovers(results: Path, label: str | None = None) -> Leftovers:
     and staging folders, temp files, stale control files and those pid files
     are listed. A run with no pid files at all ended cleanly (or predates them):
     only its stale control files and temp files older than ``TEMP_AGE`` are. Without a
-    label, agents (``PROCTOR_AGENT_MARK``) of any dead owner are listed too.
+    label, agents (``PROCTOR_AGENT_MARK``) and desktop processes (``PROCTOR_DESKTOP_MARK``) of
+    any dead owner are listed too.
     Never lists this process or an ancestor of it.
 
     Raises:
@@ -331,10 +334,11 @@ def find_leftovers(results: Path, label: str | None = None) -> Leftovers:
         files.extend([*sorted(_temp_files(run_dir)), *stale])
         owner_files.extend(path for path, _ in owners)
     if label is None:
-        # Agents are proctor's for sure (their own mark): a dead owner anywhere is enough.
+        # Agents and desktop sessions are proctor's for sure (their own mark): a dead owner
+        # anywhere is enough.
         for entry in marked:
             parsed = _parse_mark(entry.owner.encode())
-            if entry.agent and parsed is not None and not alive(*parsed):
+            if entry.own and parsed is not None and not alive(*parsed):
                 orphan(entry.pid)
     return Leftovers(
         processes=tuple(sorted(processes.values(), key=lambda o: o.pid)),

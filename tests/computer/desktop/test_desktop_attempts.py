@@ -7,10 +7,12 @@ harness, the run's files, the processes left on the machine.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shlex
 import shutil
+import signal
 import struct
 import subprocess
 from collections.abc import AsyncIterator
@@ -22,10 +24,22 @@ import pytest
 from mcp import Client
 
 from cli_support import output, run_proctor
-from proctor.agents import Computer, Outcome
+from proctor.agents import Computer, Outcome, ScriptedAgent
 from proctor.agents._jail import available
-from proctor.computer.actions import ops_on
-from proctor.computer.desktop import DesktopSession, missing_stack
+from proctor.computer import actions as a
+from proctor.computer.actions import Target, ops_on
+from proctor.computer.desktop import (
+    DesktopComputer,
+    DesktopSession,
+    Node,
+    Outline,
+    Window,
+    _tree,
+    missing_stack,
+)
+from proctor.computer.desktop import (
+    _computer as desktop_computer,
+)
 from proctor.computer.mcp_lane import McpLane
 from proctor.records import AttemptRecord
 from proctor.runner import Arm, PlanItem, RunOptions, Worker, parse_arm, run_attempt
@@ -314,3 +328,106 @@ async def test_a_set_up_step_that_fails_is_a_setup_fault_and_the_run_goes_on(
     # the worker carries on: the next attempt on it passes
     after = await run_attempt(desk_worker, PlanItem(calc(), parse_arm("oracle=scripted"), 1))
     assert after.result == "passed", after.failed_checks
+
+
+async def test_a_control_missing_from_a_starved_app_is_an_infra_fault_never_a_step_error(
+    desk_worker: Worker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The calculator is stopped (SIGSTOP) in the middle of the read that looks for the
+    oracle's third button, and continued when the step is over: the read comes back
+    without the button, as a starved galculator's did under load. That is the machine's
+    fault: retried on a fresh app, recorded, never a failed step."""
+    stopped: list[int] = []
+    armed: list[int] = []
+    finds = 0
+    real_node = DesktopComputer._node
+    real_visit = _tree._Walk.visit
+
+    def node(self: DesktopComputer, target: Target) -> Node:
+        nonlocal finds
+        finds += 1
+        if finds == 3:  # the first try's third press, and only that one
+            armed.append(self.apps[self.current].app.pid)
+        try:
+            return real_node(self, target)
+        finally:
+            armed.clear()
+            for pid in stopped:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
+
+    def visit(self: Any, acc: Any, depth: int, indent: int, in_titlebar: bool) -> None:
+        if armed and depth == 1:  # the window was found; its controls are read next
+            pid = armed.pop()
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
+        real_visit(self, acc, depth, indent, in_titlebar)
+
+    monkeypatch.setattr(DesktopComputer, "_node", node)
+    monkeypatch.setattr(_tree._Walk, "visit", visit)
+    record = await run_attempt(
+        desk_worker, PlanItem(calc(), parse_arm("oracle=scripted"), 1), write=False
+    )
+    assert len(stopped) == 1
+    assert [(f.try_number, f.kind) for f in record.infra_faults] == [(1, "desktop")]
+    message = record.infra_faults[0].message
+    assert "machine stalled while looking for toggle button '3' in calc" in message, message
+    assert record.result == "passed", record.failed_checks  # the second try, on a fresh app
+    assert [s.status for s in record.steps] == ["ok"] * 11
+    assert display(record) == "7006652"
+
+
+async def test_a_control_missing_from_an_app_that_answers_is_the_agents_step_error(
+    desk_worker: Worker,
+) -> None:
+    """The rule's other side: the tree, read again and again while the app answers, has no
+    such button. The step fails and the attempt goes on: no infra fault."""
+    wrong: list[a.Action] = [
+        a.Press(role="toggle button", name="no-such-key"),
+        a.Press(role="toggle button", name="7"),
+        a.Done(answer="7"),
+    ]
+
+    def factory(scenario: Scenario) -> ScriptedAgent:
+        return ScriptedAgent(wrong, expect_error=frozenset({0}))
+
+    record = await run_attempt(
+        desk_worker,
+        PlanItem(calc(), Arm(name="wrong", spec="wrong", factory=factory), 1),
+        write=False,
+    )
+    assert record.infra_faults == []
+    assert [s.status for s in record.steps] == ["error", "ok", "ok"]
+    error = record.steps[0].error or ""
+    assert "no toggle button named \"no-such-key\" in 'galculator'" in error, error
+    assert display(record) == "7"
+
+
+async def test_an_end_state_read_while_the_app_stalls_is_read_again(
+    desk_worker: Worker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The calculator is stopped for the first read of its window in the end state (and
+    continued after it): that read lacks the display, and grading it would fail the
+    oracle. The read saw the stall, so the end state is read again, from the app that
+    now answers."""
+    real_outline = desktop_computer._tree_outline
+    stopped: list[int] = []
+
+    def outline(window: Window) -> Outline:
+        if stopped:
+            return real_outline(window)
+        stopped.append(window.pid)
+        os.kill(window.pid, signal.SIGSTOP)
+        try:
+            return real_outline(window)
+        finally:
+            os.kill(window.pid, signal.SIGCONT)
+
+    monkeypatch.setattr(desktop_computer, "_tree_outline", outline)
+    record = await run_attempt(
+        desk_worker, PlanItem(calc(), parse_arm("oracle=scripted"), 1), write=False
+    )
+    assert len(stopped) == 1
+    assert record.infra_faults == []
+    assert record.result == "passed", record.failed_checks
+    assert display(record) == "7006652"

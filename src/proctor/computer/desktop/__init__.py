@@ -28,11 +28,13 @@ from proctor.computer.desktop._errors import (
     WindowUnavailable,
 )
 from proctor.computer.desktop._host import DesktopHost
+from proctor.computer.desktop._proc import MARK_ENV as DESKTOP_MARK_ENV
 from proctor.computer.desktop._screen import screenshot
 from proctor.computer.desktop._session import DesktopSession, StartTimings, missing_stack
 from proctor.computer.desktop._tree import Node, Outline, outline
 
 __all__ = [
+    "DESKTOP_MARK_ENV",
     "ActionFailed",
     "App",
     "AppLaunchFailed",

@@ -25,8 +25,9 @@ from proctor.computer._lease import Lease, refused_step
 from proctor.computer._recorder import Recorder
 from proctor.computer._told import told, user_notes
 from proctor.computer.attempt import AttemptInfo, CallCounter
-from proctor.computer.desktop import _act, _screen, _tree
+from proctor.computer.desktop import _act, _screen, _stall, _tree
 from proctor.computer.desktop._app import App, Window
+from proctor.computer.desktop._errors import AppLaunchFailed
 from proctor.computer.desktop._host import DesktopHost
 from proctor.computer.desktop._tree import Node, Outline
 from proctor.computer.observation import Capture, Observation, TabInfo, png_size
@@ -39,6 +40,8 @@ WAIT_TEXT_TIMEOUT = 10.0
 """Seconds ``wait text=`` looks for the text in the observed window."""
 END_NODES = 400
 """Controls of each window kept in the end state."""
+END_READS = 3
+"""Reads of the end state at most, while each one sees the machine stall."""
 REPRESS_GAP = 0.15
 """Seconds between two presses of one control: GTK buttons drop a second click that comes
 sooner (the action still reports success), so a quicker repeat waits out the rest."""
@@ -445,9 +448,43 @@ class DesktopComputer:
             return outline.by_ref(target.ref)
         if target.role is None:
             raise ValueError("name a control by ref, or role and name")
-        outline = running.app.observe()
-        self._outline = outline
-        return outline.find(target.role, target.name or "")
+        return self._find(running, target.role, target.name or "")
+
+    def _find(self, running: _Running, role: str, name: str) -> Node:
+        """The control ``role`` ``name`` of the observed window, re-read until ``FIND_WAIT_S``.
+
+        Raises:
+            NodeNotFound: the app's tree, read while the machine ran, has no such control
+                (or several): the agent's error.
+            DesktopFault: the control is missing, and a read saw the machine stall (``_stall``).
+        """
+        outline: Outline | None = None
+        gone: AppLaunchFailed | None = None
+        with _stall.watching() as watch:
+            deadline = time.monotonic() + _stall.FIND_WAIT_S
+            while True:
+                try:
+                    outline = running.app.observe()
+                except AppLaunchFailed as exc:  # no window: a starved app, or one that exited
+                    if not running.app.alive():
+                        raise
+                    gone, outline = exc, None
+                if outline is not None:
+                    self._outline = outline
+                    if outline.matching(role, name):
+                        return outline.find(role, name)
+                if time.monotonic() >= deadline:
+                    break
+                watch.pause(_stall.REREAD_S)
+        if watch.stalled:
+            raise DesktopFault(
+                f"machine stalled while looking for {role} {name!r} in {running.spec.name}: "
+                f"{watch.describe()}, so the tree it gave lacks controls it may have"
+            )
+        if outline is None:
+            assert gone is not None
+            raise gone
+        return outline.find(role, name)
 
     # ----- acting -------------------------------------------------------------------
 
@@ -553,13 +590,27 @@ class DesktopComputer:
             return f"waited {action.ms} ms"
         text = action.text or ""
         deadline = time.monotonic() + WAIT_TEXT_TIMEOUT
+        running = self.apps[self.current]
+        stalls = _stall.Watch()
         while True:
-            outline = await self.host.call(self.apps[self.current].app.observe)
+            outline, watch = await self.host.call(self._read, running)
+            stalls.worst, stalls.cut = max(stalls.worst, watch.worst), stalls.cut or watch.cut
             if text in outline.text:
                 return f"saw {text!r}"
             if time.monotonic() >= deadline:
+                if stalls.stalled:
+                    raise DesktopFault(
+                        f"machine stalled while waiting for {text!r} in {running.spec.name}: "
+                        f"{stalls.describe()}"
+                    )
                 raise ValueError(f"{text!r} did not appear within {WAIT_TEXT_TIMEOUT:g} s")
             await asyncio.sleep(0.1)
+
+    @staticmethod
+    def _read(running: _Running) -> tuple[Outline, _stall.Watch]:
+        """The observed window's outline, and what its read saw (on the AT-SPI thread)."""
+        with _stall.watching() as watch:
+            return running.app.observe(), watch
 
     def user_messages(self) -> list[str]:
         """Messages from the user due now, each shown once and traced."""
@@ -578,6 +629,24 @@ class DesktopComputer:
         return await self.host.call(self._end_state)
 
     def _end_state(self) -> dict[str, Any]:
+        """The end state, read again while a read sees the machine stall (``_stall``).
+
+        Raises:
+            DesktopFault: every read of ``END_READS`` stalled: what they saw may lack
+                controls and values the apps have, and grading it would score the machine.
+        """
+        for read in range(END_READS):
+            if read:
+                time.sleep(_stall.REREAD_S)
+            with _stall.watching() as watch:
+                state = self._read_end_state()
+            if not watch.stalled:
+                return state
+        raise DesktopFault(
+            f"machine stalled while the end state was read, {END_READS} times: {watch.describe()}"
+        )
+
+    def _read_end_state(self) -> dict[str, Any]:
         apps = []
         frontmost: str | None = None
         for running in self.apps:

@@ -5,6 +5,11 @@ All three run in one process group led by Xvfb, each marked (``_proc``), and
 own ``dbus-daemon`` and ``at-spi2-registryd`` included. libatspi binds one
 accessibility bus per process (``_atspi``), so a process runs one session in
 its life: start it when the worker starts, stop it when the worker ends.
+
+Nothing of it outlives this process: a watchdog (``_watchdog``), started first,
+ends every marked process when this one dies, ``kill -9`` included. Every
+process also carries the run's owner mark (``proctor._owner``), so ``proctor
+cleanup`` finds whatever a dead run left.
 """
 
 from __future__ import annotations
@@ -24,8 +29,10 @@ from types import TracebackType
 from typing import Any, NamedTuple, Self
 
 from proctor._confine import APP_UID
+from proctor._owner import owner_env
 from proctor.computer.desktop import _atspi, _jail, _proc
 from proctor.computer.desktop._errors import DesktopUnavailable, SessionStartFailed
+from proctor.computer.desktop._watchdog import Watchdog
 
 BUS_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
 A11Y_CONFS = (
@@ -101,6 +108,7 @@ class DesktopSession:
         self._group = 0
         self._known: set[int] = set()
         self._atspi: Any = None
+        self._watchdog: Watchdog | None = None
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -179,6 +187,13 @@ class DesktopSession:
         for sub in ("home", "runtime", "logs"):
             (self._root / sub).mkdir(mode=0o700)
         try:
+            self._watchdog = Watchdog.start(
+                var=_proc.MARK_ENV, mark=self.mark, root=self._root, env=self._watchdog_env()
+            )
+        except OSError as exc:
+            self.stop()
+            raise SessionStartFailed("watchdog", f"could not start the watchdog: {exc}") from exc
+        try:
             t_x = self._timed(self._start_xvfb)
             t_bus = self._timed(self._start_session_bus)
             t_a11y = self._timed(self._start_a11y_bus)
@@ -198,6 +213,9 @@ class DesktopSession:
             _proc.end_tree(procs[::-1], mark=self.mark, groups=groups, known=self._known)
         self._known = set()
         self._group = 0
+        watchdog, self._watchdog = self._watchdog, None
+        if watchdog is not None:
+            watchdog.stop()
         if self._root is not None:
             shutil.rmtree(self._root, ignore_errors=True)
             self._root = None
@@ -228,6 +246,7 @@ class DesktopSession:
             "GTK_A11Y": "atspi",
             "QT_ACCESSIBILITY": "1",
             _proc.MARK_ENV: self.mark,
+            **owner_env(),
         }
         if self.a11y_address:
             env["AT_SPI_BUS_ADDRESS"] = self.a11y_address
@@ -426,7 +445,18 @@ class DesktopSession:
             "HOME": str(self.root / "home"),
             "XDG_RUNTIME_DIR": str(self.root / "runtime"),
             _proc.MARK_ENV: self.mark,
+            **owner_env(),
         }
+
+    @property
+    def watchdog(self) -> int | None:
+        """The watchdog's pid while the session runs."""
+        return self._watchdog.pid if self._watchdog is not None else None
+
+    @staticmethod
+    def _watchdog_env() -> dict[str, str]:
+        """The watchdog's environment: the owner mark, never the session's own mark."""
+        return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", **owner_env()}
 
 
 def _a11y_address(bus_address: str, launcher: subprocess.Popen[bytes], deadline: float) -> str:

@@ -20,7 +20,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from proctor.computer.desktop import _atspi
+from proctor.computer.desktop import _atspi, _stall
 from proctor.computer.desktop._errors import NodeNotFound
 
 MAX_NODES = 1500
@@ -162,25 +162,32 @@ class Outline:
         Raises:
             NodeNotFound: none, or several, match; the message lists the nearest candidates.
         """
-        for fold in (False, True):
-            hits = [
-                n for n in self.nodes if _same(n.role, role, True) and _same(n.name, name, fold)
-            ]
-            if len(hits) == 1:
-                return hits[0]
-            if len(hits) > 1:
-                listed = tuple(n.line() for n in hits[:8])
-                raise NodeNotFound(
-                    f"{len(hits)} nodes are {role} {_quote(name)} in {self.title!r}; use a ref: "
-                    + "; ".join(listed),
-                    listed,
-                )
+        hits = self.matching(role, name)
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            listed = tuple(n.line() for n in hits[:8])
+            raise NodeNotFound(
+                f"{len(hits)} nodes are {role} {_quote(name)} in {self.title!r}; use a ref: "
+                + "; ".join(listed),
+                listed,
+            )
         near = self._near(role, name)
         raise NodeNotFound(
             f"no {role} named {_quote(name)} in {self.title!r}"
             + (f"; nearest: {'; '.join(near)}" if near else "; the window has no such node"),
             near,
         )
+
+    def matching(self, role: str, name: str) -> tuple[Node, ...]:
+        """The nodes with ``role`` and ``name``: the exact matches, else case-insensitive ones."""
+        for fold in (False, True):
+            hits = tuple(
+                n for n in self.nodes if _same(n.role, role, True) and _same(n.name, name, fold)
+            )
+            if hits:
+                return hits
+        return ()
 
     def _near(self, role: str, name: str) -> tuple[str, ...]:
         """Nodes of the same role, or with the name under another role."""
@@ -206,10 +213,14 @@ def _quote(text: str) -> str:
 
 
 def _safe(call: Any, default: Any) -> Any:
+    """``call()``, or ``default`` on a D-Bus error; its round trip is timed (``_stall``)."""
+    began = time.monotonic()
     try:
         return call()
     except _atspi.glib_error():
         return default
+    finally:
+        _stall.saw_call(time.monotonic() - began)
 
 
 def info(acc: Any) -> tuple[str, str, set[str], list[str]]:
@@ -285,6 +296,7 @@ class _Walk:
             return
         if time.monotonic() > self.deadline:
             self.truncated = f"the walk took over {WALK_TIMEOUT:.0f} s"
+            _stall.saw_cut()
             return
         self.visited += 1
         role, name, states, ifaces = info(acc)
