@@ -21,7 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from proctor.errors import RunError
-from proctor.records import AttemptRecord, Leg, RunInfo, RunSummary, write_model_atomic
+from proctor.records import (
+    SPEND_LEDGER,
+    AttemptRecord,
+    Leg,
+    RunInfo,
+    RunSummary,
+    write_model_atomic,
+)
 from proctor.report import ReportPaths, Targets, summarize, write_outputs
 from proctor.runner import (
     Arm,
@@ -245,6 +252,9 @@ class RunOutcome:
     reports: Reports | None
     strict: bool = False
     """Live-tier failures fail the run too (``--strict``)."""
+    notes: tuple[str, ...] = ()
+    """What the run found wrong and went past, one line each: spend ledger lines a kill
+    cut short (``Budget.problems``)."""
 
     @property
     def summary(self) -> RunSummary | None:
@@ -366,7 +376,11 @@ class Run:
     async def execute(self, progress: ProgressHook | None = None) -> RunOutcome:
         """Run every attempt on the executor (each written as it ends), then the reports."""
         executor = make_executor(self.executor, workers=self.workers, ray_address=self.ray_address)
-        budget = Budget(self.budget_usd) if self.budget_usd is not None else None
+        budget = (
+            Budget(self.budget_usd, ledger=self.folder.path / SPEND_LEDGER)
+            if self.budget_usd is not None
+            else None
+        )
         self.folder.begin_leg(self.executor, self.workers)
         try:
             result = await execute(
@@ -399,7 +413,13 @@ class Run:
                 self.options.time_scale,
             )
         return RunOutcome(
-            self.folder, result.records, started_at, finished_at, reports, self.strict
+            self.folder,
+            result.records,
+            started_at,
+            finished_at,
+            reports,
+            self.strict,
+            notes=tuple(budget.problems) if budget is not None else (),
         )
 
 

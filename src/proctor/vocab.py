@@ -87,6 +87,10 @@ NotRun = Literal["budget"]
 """Why a planned attempt was not run (``AttemptRecord.not_run``): budget: ``--budget``
 would have been passed. Such attempts are missing from denominators, never failures."""
 
+SpendKind = Literal["admit", "settle"]
+"""A line of the spend ledger (results/<label>/spend.jsonl): admit: a model call's
+estimate, written before the call is sent; settle: the priced usage of its reply."""
+
 Crossing = Literal["payment", "signin", "destructive"]
 """A kind of sensitive control: a site records its activation as a crossing."""
 
@@ -187,6 +191,7 @@ RUN_STOP_REASONS: tuple[RunStopReason, ...] = get_args(RunStopReason)
 STOP_REASONS: tuple[StopReason, ...] = get_args(StopReason)
 FAULT_KINDS: tuple[FaultKind, ...] = get_args(FaultKind)
 NOT_RUN: tuple[NotRun, ...] = get_args(NotRun)
+SPEND_KINDS: tuple[SpendKind, ...] = get_args(SpendKind)
 CROSSINGS: tuple[Crossing, ...] = get_args(Crossing)
 TIERS: tuple[Tier, ...] = get_args(Tier)
 SURFACES: tuple[Surface, ...] = get_args(Surface)
@@ -227,6 +232,7 @@ __all__ = [
     "REFUSALS",
     "RUN_STATES",
     "RUN_STOP_REASONS",
+    "SPEND_KINDS",
     "STEP_EXPECTS",
     "STOP_REASONS",
     "SURFACES",
@@ -248,6 +254,7 @@ __all__ = [
     "RunDifference",
     "RunState",
     "RunStopReason",
+    "SpendKind",
     "StepExpect",
     "StopReason",
     "Surface",

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 
-from proctor._text import json_text
+from proctor._text import json_text, markup
 from proctor.scenario import Catalog, load_catalog
 from proctor.world import all_sites
 
@@ -50,6 +50,12 @@ def shown(path: Path | str) -> str:
         return str(given.relative_to(Path.cwd()))
     except ValueError:
         return str(given)
+
+
+def print_notes(notes: tuple[str, ...], out: Console) -> None:
+    """What a run went past (a spend ledger line a kill cut short), one yellow line each."""
+    for note in notes:
+        out.print(f"[yellow]note:[/] {markup(note)}", highlight=False, soft_wrap=True)
 
 
 def emit_json(value: object) -> None:

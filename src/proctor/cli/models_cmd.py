@@ -30,6 +30,7 @@ from proctor.cli._common import (
     TierOpt,
     add_whole_column,
     catalog,
+    print_notes,
     print_whole,
     shown,
     split_only,
@@ -272,6 +273,7 @@ def models(
         print_diagnose(outcome.reports.summary.causes, shown(outcome.folder.path), console)
         print_paths(outcome.reports.paths, console)
     _print_compare_paths(paths, console)
+    print_notes(outcome.notes, console)
     code = outcome.exit_code
     if code == EXIT_UNSCORED:
         errors = sum(r.result == "error" for r in outcome.records)

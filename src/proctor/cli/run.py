@@ -23,6 +23,7 @@ from proctor.cli._common import (
     ScenariosOpt,
     TierOpt,
     catalog,
+    print_notes,
     shown,
     split_only,
 )
@@ -186,6 +187,7 @@ def run(
     print_model_facts(outcome.records, arms, console)
     print_diagnose(summary.causes, shown(outcome.folder.path), console)
     print_paths(outcome.reports.paths, console)
+    print_notes(outcome.notes, console)
     code = outcome.exit_code
     live_failed = sum(r.tier == "live" and r.result in ("failed", "error") for r in outcome.records)
     if live_failed and not strict:

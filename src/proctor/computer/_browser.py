@@ -147,7 +147,9 @@ class BrowserComputer:
     def attempt(self) -> AttemptInfo:
         """The attempt this computer serves: its id, scratch folder and private folders."""
         opts = self.options
-        return AttemptInfo(attempt=opts.attempt, scratch=opts.scratch, private=opts.private)
+        return AttemptInfo(
+            attempt=opts.attempt, scratch=opts.scratch, private=opts.private, spend=opts.spend
+        )
 
     @property
     def has_user(self) -> bool:

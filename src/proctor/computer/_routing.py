@@ -45,6 +45,8 @@ class BrowserOptions:
     private: tuple[Path, ...] = ()
     """Folders no agent may read (the results root, the scenario folders): an external
     agent's process runs with them hidden (``agents/_jail.py``)."""
+    spend: Path | None = None
+    """The run's spend ledger, for a model agent (``AttemptInfo.spend``); None outside a run."""
 
 
 def origin(url: str) -> str:

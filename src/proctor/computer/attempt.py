@@ -19,11 +19,14 @@ class AttemptInfo:
         attempt: The attempt's id (the ``x-proctor-attempt`` tag), e.g. ``shop/oracle-1#1``.
         scratch: The attempt's scratch folder: the only files an agent may upload.
         private: Folders no agent may read; an external agent runs with them hidden.
+        spend: The run's spend ledger (spend.jsonl), where a model agent admits each
+            call's estimated spend before sending it; None outside a run.
     """
 
     attempt: str
     scratch: Path
     private: tuple[Path, ...] = ()
+    spend: Path | None = None
 
 
 class CallCounter(Protocol):

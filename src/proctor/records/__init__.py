@@ -88,6 +88,7 @@ from proctor.records._snapshots import (
     check_snapshot,
     read_snapshot,
 )
+from proctor.records._spend import SPEND_LEDGER, SpendLine, SpendRead, append_spend, read_spend
 from proctor.records._summary import (
     Bar,
     CauseAttempt,
@@ -105,6 +106,7 @@ __all__ = [
     "REVIEW_SCORES",
     "SCHEMA_VERSION",
     "SNAPSHOTS",
+    "SPEND_LEDGER",
     "AgentReply",
     "AnswerSource",
     "ArmReview",
@@ -174,6 +176,8 @@ __all__ = [
     "ShopOrder",
     "ShopSnapshot",
     "Snapshot",
+    "SpendLine",
+    "SpendRead",
     "Step",
     "StepStatus",
     "Subscription",
@@ -189,6 +193,7 @@ __all__ = [
     "WebRequest",
     "Workbook",
     "append_jsonl",
+    "append_spend",
     "check_label",
     "check_snapshot",
     "is_label",
@@ -196,6 +201,7 @@ __all__ = [
     "make_dirs",
     "put_jsonl_row",
     "read_snapshot",
+    "read_spend",
     "redact_secrets",
     "shared_path",
     "storage_error",

@@ -383,6 +383,7 @@ async def _computer_up(worker: Worker, item: PlanItem, up: _Up) -> BrowserComput
         lease=up.lease,
         private=private_folders(worker, item),
         allow_schemes=tuple(browser.allow_schemes),
+        spend=worker.spend_ledger,
     )
 
     def on_blocked(method: str, url: str, kind: Refusal) -> None:
@@ -414,6 +415,7 @@ async def _desktop_up(worker: Worker, item: PlanItem, up: _Up) -> DesktopCompute
         attempt=up.tag,
         scratch=up.scratch,
         private=(*private_folders(worker, item), *host.session.private()),
+        spend=worker.spend_ledger,
     )
     apps = [
         AppSpec(app.name, tuple(app.command), tuple(app.env.items()), tuple(app.setup))

@@ -13,7 +13,13 @@ from typing import Literal, Protocol
 from proctor.computer.browser import BrowserHost, SealedNetwork, launch
 from proctor.computer.desktop import DesktopHost
 from proctor.errors import ComputerError, RunError
-from proctor.records import ControlFile, EndState, JudgeVerdict, write_model_atomic
+from proctor.records import (
+    SPEND_LEDGER,
+    ControlFile,
+    EndState,
+    JudgeVerdict,
+    write_model_atomic,
+)
 from proctor.scenario import JudgeCriterion
 from proctor.world import DOMAIN, FixtureServer, PersonaModel, Site, all_sites
 
@@ -145,6 +151,11 @@ class Worker:
         if self._desktop is None:
             self._desktop = await DesktopHost.acquire()
         return self._desktop
+
+    @property
+    def spend_ledger(self) -> Path:
+        """The run's spend ledger: model agents admit each call's spend there first."""
+        return self.run_dir / SPEND_LEDGER
 
     @property
     def control_file(self) -> Path:

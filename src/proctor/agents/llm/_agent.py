@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from proctor.agents._protocol import Account, Computer, Outcome
+from proctor.agents.llm._admission import Admissions
 from proctor.agents.llm._call import Ledger
 from proctor.agents.llm._config import ModelConfig
 from proctor.agents.llm._native import Screenshots
@@ -58,7 +59,9 @@ class LLMAgent:
     async def run(self, brief: str, computer: Computer) -> Outcome:
         watched = _Watched(computer)
         wire = make_wire(self.config)
-        self._ledger = Ledger(self.config.model, self.prices)
+        self._ledger = Ledger(
+            self.config.model, self.prices, admissions=Admissions.of(computer.attempt)
+        )
         self._policy = policy = LLMPolicy(
             config=self.config,
             wire=wire,

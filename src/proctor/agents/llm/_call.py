@@ -11,6 +11,7 @@ from typing import Any
 
 from proctor._inject import count as inject_count
 from proctor._inject import due as inject_due
+from proctor.agents.llm._admission import Admissions, estimate
 from proctor.agents.llm._config import ModelConfig
 from proctor.agents.llm._messages import Reply
 from proctor.agents.llm._prices import PriceTable
@@ -150,6 +151,46 @@ class Ledger:
     invalid_calls: int = 0
     """Tool calls (or replies with none) that were not a usable action, each given a
     repair turn: the error went back to the model as the call's result."""
+    admissions: Admissions | None = None
+    """The run's spend ledger for this try; None outside a run."""
+
+    async def ask(
+        self,
+        wire: Wire,
+        request: Request,
+        config: ModelConfig,
+        *,
+        trace: Tracer,
+        closing: asyncio.Event | None = None,
+    ) -> Answered:
+        """``call_model``, its spend admitted in the run's ledger before and settled after.
+
+        The settlement is the priced reply (the estimate when the reply reports no
+        usage), or 0 when no try returned a reply (a ``ProviderFault``: providers
+        bill no failed request). A call cancelled in flight (a wall limit) stays
+        admitted at its estimate: whether it was billed is unknown.
+
+        Raises:
+            ProviderFault: as ``call_model``.
+            StorageError: the ledger cannot be written (the call is then not made).
+        """
+        if self.admissions is None:
+            return await call_model(
+                wire, request, config, trace=trace, closing=closing, waits=self.waits
+            )
+        admitted = estimate(request, config, self.prices)
+        call = await self.admissions.admit(admitted)
+        try:
+            answered = await call_model(
+                wire, request, config, trace=trace, closing=closing, waits=self.waits
+            )
+        except ProviderFault:
+            await self.admissions.settle(call, 0.0)
+            raise
+        usage = answered.reply.usage
+        cost = self.prices.cost(self.model, usage) if usage is not None else None
+        await self.admissions.settle(call, admitted if cost is None else cost)
+        return answered
 
     def add(
         self,

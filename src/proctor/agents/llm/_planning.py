@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 
-from proctor.agents.llm._call import Ledger, Tracer, call_model
+from proctor.agents.llm._call import Ledger, Tracer
 from proctor.agents.llm._config import ModelConfig
 from proctor.agents.llm._messages import UserText
 from proctor.agents.llm._render import Prompts
@@ -49,9 +49,7 @@ async def make_plan(
     while len(plan) < config.plan_steps and invalid < MAX_INVALID:
         text = prompts.render("plan", brief=brief, observation=observation, plan=plan)
         request = Request(system, (UserText(text),), tools)
-        answered = await call_model(
-            wire, request, config, trace=trace, closing=closing, waits=ledger.waits
-        )
+        answered = await ledger.ask(wire, request, config, trace=trace, closing=closing)
         reply = answered.reply
         try:
             if not reply.calls:

@@ -36,7 +36,7 @@ from typing import Any
 
 from proctor.agents._boundaries import controls
 from proctor.agents._guards import Turn
-from proctor.agents.llm._call import Answered, Ledger, Tracer, call_model
+from proctor.agents.llm._call import Answered, Ledger, Tracer
 from proctor.agents.llm._config import ModelConfig
 from proctor.agents.llm._messages import Message, ToolCall, ToolResults, UserText
 from proctor.agents.llm._native import (
@@ -216,13 +216,8 @@ class LLMPolicy:
         else:
             system = self.prompts.render("system", surface=self.surface)
         request = Request(system, tuple(self.messages), self.tools, native=native)
-        return await call_model(
-            self.wire,
-            request,
-            self.config,
-            trace=self.trace,
-            closing=self.closing,
-            waits=self.ledger.waits,
+        return await self.ledger.ask(
+            self.wire, request, self.config, trace=self.trace, closing=self.closing
         )
 
     async def _next(self, observation: Observation) -> Decision:
