@@ -172,15 +172,17 @@ def jail_argv(view: View, hold: Path) -> list[str]:
     """
     hide = _outermost([p.resolve() for p in view.hide if os.path.lexists(p)])
     tmp = _outermost([p.resolve() for p in view.tmp if p.is_dir()])
-    # Shown again: only what lies strictly inside an empty cover (never a cover itself,
-    # nor a folder holding one: that would bring the covered folder back).
+    # Shown again: only what lies strictly inside a cover, an empty one or the private
+    # tmp (a checkout cloned under /tmp has its interpreter and sources there). Never a
+    # cover itself, nor a folder holding the private tmp; a hidden folder inside a shown
+    # one is covered again below (``again``).
+    covers = [Path(c) for c in (*hide, *tmp)]
     shown = _outermost(
         [
-            p.resolve()
-            for p in view.show
-            if p.is_dir()
-            and any(p.resolve() != Path(h) and p.resolve().is_relative_to(h) for h in hide)
-            and not any(Path(c).is_relative_to(p.resolve()) for c in (*hide, *tmp))
+            p
+            for p in (q.resolve() for q in view.show if q.is_dir())
+            if any(p != c and p.is_relative_to(c) for c in covers)
+            and not any(Path(t).is_relative_to(p) for t in tmp)
         ]
     )
     shown_paths = [Path(p) for p in shown]
