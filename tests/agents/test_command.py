@@ -14,6 +14,7 @@ import json
 import os
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ from proctor.world import all_sites
 pytestmark = pytest.mark.browser
 
 AGENT = Path(__file__).parent / "agents_fixtures" / "mcp_agent.py"
+GONE_WAIT = 30.0
+"""Seconds the kernel gets to finish the exits of killed agent processes."""
 FORM_OPS = ["fill", "fill", "select", "check", "check", "fill", "click"]
 
 
@@ -77,11 +80,22 @@ decoys:
 
 
 def gone(pid: int, ns: str) -> bool:
-    """No process (not even a zombie) is left of the agent that reported ``pid``.
+    """No process (not even a zombie) is left of the agent that reported ``pid``, once the
+    kernel has run the exits it was told to (bounded: a killed process must still be
+    scheduled to die, and a loaded machine may not get to it at once).
 
     A jailed agent (see agents/_jail.py) sees its own PID namespace, so its pids
     mean nothing here: then no process at all may be left in that namespace.
     """
+    deadline = time.monotonic() + GONE_WAIT
+    while not _gone(pid, ns):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _gone(pid: int, ns: str) -> bool:
     if ns == os.readlink("/proc/self/ns/pid"):
         return not Path(f"/proc/{pid}").exists()
     for entry in Path("/proc").iterdir():

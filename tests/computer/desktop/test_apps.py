@@ -261,14 +261,15 @@ def test_an_app_without_a_window_is_relaunched_once_then_unavailable(
     session: DesktopSession, tmp_path: Path
 ) -> None:
     app = App(session, ["sleep", "30"], tmp_path / "nowindow", window_timeout=1.0)
+    before = set(zombie_children())  # another test's, on this worker: not this app's
     began = time.monotonic()
     with pytest.raises(WindowUnavailable, match="window_unavailable") as caught:
         app.launch()
     took = time.monotonic() - began
     assert caught.value.cause == "window_unavailable"
     assert len(app.pids) == 2 and app.pids[0] != app.pids[1]
-    assert 2.0 <= took < 8.0
+    assert took >= 2.0  # each launch waited out its window timeout (no upper bound: load)
     for pid in app.pids:
         assert not Path(f"/proc/{pid}").exists()
-    assert zombie_children() == []
+    assert set(zombie_children()) - before == set()
     assert len(list((tmp_path / "nowindow" / ".desktop").iterdir())) == 2
