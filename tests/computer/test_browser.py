@@ -11,6 +11,8 @@ import os
 import re
 import signal
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -27,12 +29,14 @@ from starlette.routing import Route
 from proctor.computer import actions as a
 from proctor.computer._act import POPUP_TIMEOUT_S
 from proctor.computer._browser import ACTION_TIMEOUT_MS
+from proctor.computer._stall import STALL_S
 from proctor.computer.browser import (
     BrowserComputer,
     BrowserHost,
     BrowserOptions,
     Recorder,
     launch,
+    renderers,
 )
 from proctor.errors import BrowserFault, LimitReached
 from proctor.records import Step
@@ -168,6 +172,32 @@ async def download(request: Request) -> Response:
     )
 
 
+SLOW_CLICK = """
+<p id="hits"></p>
+<button onclick="const t = Date.now(); while (Date.now() - t < 2500) {}
+  document.getElementById('hits').textContent = 'clicked'">Slow</button>"""
+"""A click handler that holds the renderer past the action timeout: the click is sent and
+handled, but the page cannot confirm it in time."""
+
+CHURN = """
+<p id="out"></p>
+<script>
+// Work in small pieces (each well under a ping's patience) before the button exists: a
+// page that gets a CPU makes it in about a second; a page starved of the CPU never does.
+const channel = new MessageChannel();
+let pieces = 0;
+channel.port1.onmessage = () => {
+  let x = 0;
+  for (let i = 0; i < 300000; i++) x += i;
+  if (++pieces < 3000) { channel.port2.postMessage(0); return; }
+  const b = document.createElement('button');
+  b.textContent = 'Ready';
+  b.onclick = () => { document.getElementById('out').textContent = 'hit'; };
+  document.body.append(b);
+};
+function start() { channel.port2.postMessage(0); }
+</script>"""
+
 SITE = Site(
     name="lab",
     hosts=("denied",),
@@ -194,6 +224,8 @@ SITE = Site(
         Route("/files", static('<a href="/download">Get report</a>')),
         Route("/download", download),
         Route("/covered", static(COVERED)),
+        Route("/slow-click", static(SLOW_CLICK)),
+        Route("/churn", static(CHURN)),
     ],
     forms={"signup": required("name")},
 )
@@ -642,6 +674,8 @@ async def test_a_missing_element_is_an_error_step_within_the_action_timeout(
         assert step.error is not None
         assert step.error.startswith(f"Timeout {ACTION_TIMEOUT_MS}ms exceeded"), step.error
         assert ACTION_TIMEOUT_MS <= step.latency_ms < ACTION_TIMEOUT_MS + 5_000
+        machine = step.facts["machine"]  # the evidence that the machine served the wait
+        assert machine["starved_s"] < STALL_S and machine["paused_s"] < STALL_S, machine
         assert (await comp.observe()).error == step.error
         ok = await act(comp, op="click", role="button", name="Alpha")
         assert ok.status == "ok"
@@ -686,25 +720,6 @@ async def test_a_timeout_while_chromium_stalls_is_an_infra_fault(env: Env, tmp_p
         assert ok.status == "ok", ok.error  # it runs again; the fault was the pause's
 
 
-def renderers(chromium: int) -> list[int]:
-    """The renderer processes under this test's Chromium (read from /proc, outside it)."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # a process that ended while we looked
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    found, todo = [], [chromium]
-    while todo:
-        pid = todo.pop()
-        todo += children.get(pid, [])
-        with contextlib.suppress(OSError):
-            if b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                found.append(pid)
-    return found
-
-
 async def test_a_timeout_while_the_page_renderer_stalls_is_an_infra_fault(
     env: Env, tmp_path: Path
 ) -> None:
@@ -731,6 +746,83 @@ async def test_a_timeout_while_the_page_renderer_stalls_is_an_infra_fault(
         assert comp.recorder.steps == []
         ok = await act(comp, op="click", role="button", name="Alpha")
         assert ok.status == "ok", ok.error
+
+
+async def test_a_navigation_while_the_renderer_is_stopped_is_an_infra_fault(
+    env: Env, tmp_path: Path
+) -> None:
+    """A navigation pings no page (DevTools holds it): the kernel says the renderer stood still."""
+    chromium, _driver = env.host.process_ids()
+    assert chromium is not None
+    async with computer(env, tmp_path, f"{LAB}/clicks") as comp:
+        assert comp.context is not None
+        comp.context.set_default_navigation_timeout(SHORT_TIMEOUT_MS)
+        await comp.context.route("**/form", held(1.0))  # it answers after the stop
+        stopped = renderers(chromium)
+        assert stopped, "no renderer found under Chromium"
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.5, lambda: [os.kill(pid, signal.SIGSTOP) for pid in stopped])
+        resume = loop.call_later(  # past the navigation timeout: it runs out while stopped
+            0.5 + SHORT_TIMEOUT_MS / 1000 + 1.0,
+            lambda: [os.kill(pid, signal.SIGCONT) for pid in stopped],
+        )
+        try:
+            with pytest.raises(BrowserFault, match=r"machine stalled during navigate: .*CPU"):
+                await act(comp, op="navigate", url=f"{LAB}/form")
+        finally:
+            resume.cancel()
+            for pid in stopped:
+                os.kill(pid, signal.SIGCONT)
+        assert comp.recorder.steps == []
+
+
+@contextlib.contextmanager
+def starved(pids: list[int]) -> Iterator[None]:
+    """Starve renderers' main threads of the CPU for real: pinned to one CPU at nice 19
+    beside a busy process of this test at nice 0 on the same CPU, so they run only in the
+    scraps (about 1.5% of that CPU), answering each ping late but never 1.5 s late."""
+    cpu = min(os.sched_getaffinity(0))
+    hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        os.sched_setaffinity(hog.pid, {cpu})
+        for pid in pids:  # the main thread only (its tid is the pid)
+            os.sched_setaffinity(pid, {cpu})
+            os.setpriority(os.PRIO_PROCESS, pid, 19)
+        yield
+    finally:
+        hog.kill()
+        hog.wait(timeout=10)
+
+
+async def test_a_timeout_while_the_page_is_starved_of_cpu_is_an_infra_fault(
+    env: Env, tmp_path: Path
+) -> None:
+    """Every ping answers, late; the page never got the CPU to make its button."""
+    chromium, _driver = env.host.process_ids()
+    assert chromium is not None
+    before = set(renderers(chromium))
+    async with computer(env, tmp_path, f"{LAB}/churn") as comp:
+        assert comp.context is not None
+        comp.context.set_default_timeout(SHORT_TIMEOUT_MS)
+        # this context's own renderers: they end with the context, nice 19 and all
+        ours = sorted(set(renderers(chromium)) - before)
+        assert ours, "no renderer of this context found under Chromium"
+        with starved(ours):
+            await comp.page.evaluate("start()")
+            with pytest.raises(BrowserFault, match=r"during click: .* without a CPU"):
+                await act(comp, op="click", role="button", name="Ready")
+        assert comp.recorder.steps == []
+
+
+async def test_a_click_the_page_took_but_confirmed_late_is_done(env: Env, tmp_path: Path) -> None:
+    """Playwright sent the click; only the page's answer about it outlasted the timeout."""
+    async with computer(env, tmp_path, f"{LAB}/slow-click") as comp:
+        assert comp.context is not None
+        comp.context.set_default_timeout(1_000)
+        step = await act(comp, op="click", role="button", name="Slow")
+        assert step.status == "ok", step.error
+        assert step.facts["input"].startswith("slow: sent; the page answered"), step.facts
+        assert await text_of(comp, "#hits") == "clicked"  # once: the click was not repeated
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from proctor.computer._downloads import SavedDownload
 from proctor.computer._errors import Refused, first_line
 from proctor.computer._frames import READ_TIMEOUT_S, FrameWatch
 from proctor.computer._lease import Lease, refused_step
-from proctor.computer._stall import STALL_S, StallWatch
+from proctor.computer._stall import NO_STALL, StallWatch
 from proctor.errors import BrowserFault, ComputerError
 from proctor.records import Step, StepStatus
 
@@ -114,10 +114,12 @@ async def _dispatch(
 
     Raises:
         BrowserFault: the browser or its driver died, or a timeout ran out while the
-            machine was stalled (``_stall``): neither is the agent's failure.
+            machine was stalled or starved (``_stall``): neither is the agent's failure.
     """
     page = c.page if c.pages and not isinstance(action, NAVIGATING) else None
-    stall = StallWatch.start(c.context, page) if c.context is not None else None
+    watch = None
+    if c.context is not None:
+        watch = StallWatch.start(c.context, page, c.pipeline)
     try:
         output, data = await _handlers.dispatch(c, action, facts)
     except ComputerError:
@@ -125,21 +127,23 @@ async def _dispatch(
     except Refused as exc:
         return "refused", None, "refused", str(exc)
     except PlaywrightError as exc:
-        paused = await stall.stop() if stall is not None else 0.0
+        seen = await watch.stop() if watch is not None else NO_STALL
         dead = await c.dead()  # a failed step may be a dead browser or driver, not the agent's
         if dead is not None:
             raise BrowserFault(f"browser fault during {action.op}: {dead}") from exc
-        if isinstance(exc, PlaywrightTimeout) and paused >= STALL_S:
-            raise BrowserFault(
-                f"machine stalled during {action.op}: nothing answered for {paused:.1f}s "
-                f"while the action waited ({first_line(exc)})"
-            ) from exc
+        if isinstance(exc, PlaywrightTimeout):
+            if seen.stalled:
+                raise BrowserFault(
+                    f"machine stalled during {action.op}: {seen.describe()} "
+                    f"while the action waited ({first_line(exc)})"
+                ) from exc
+            facts["machine"] = seen.facts()  # the evidence that the timeout is the agent's
         return "failed", None, "error", first_line(exc)
     except (ValueError, OSError) as exc:
         return "failed", None, "error", str(exc)
     finally:
-        if stall is not None:
-            await stall.stop()
+        if watch is not None:
+            await watch.stop()
     return output, data, "ok", None
 
 

@@ -43,6 +43,7 @@ from proctor.computer._routing import (
     offline_pattern,
     scheme_allowed,
 )
+from proctor.computer._sched import Pipeline
 from proctor.computer._told import told, user_notes
 from proctor.computer.attempt import AttemptInfo, CallCounter
 from proctor.computer.observation import Capture, Observation, TabInfo
@@ -135,6 +136,7 @@ class BrowserComputer:
         """Names given to downloads still being saved (``_downloads.free_name``)."""
         self.user: UserChannel | None = None
         """Who answers ask_user and request_approval; without one, those steps fail."""
+        self._processes: tuple[int | None, int | None] | None = None
 
     # ----- the agent's contract (``proctor.agents.Computer``) ------------------
 
@@ -348,6 +350,12 @@ class BrowserComputer:
             raise BrowserFault(f"browser fault: {self.crashed}")
         if not self.host.browser.is_connected():
             raise BrowserFault("browser fault: Chromium disconnected")
+
+    def pipeline(self) -> Pipeline:
+        """The renderers an action waits on (``_stall``), below Chromium (found once)."""
+        if self._processes is None:
+            self._processes = self.host.process_ids()
+        return Pipeline(self._processes[0])
 
     async def dead(self) -> str | None:
         """Why the browser can no longer serve this attempt, or None when it answers.

@@ -46,6 +46,18 @@ def performed_then_waited(exc: BaseException) -> bool:
     )
 
 
+def sent_unconfirmed(exc: BaseException) -> bool:
+    """Whether a timed-out pointer input was sent and only the page's confirmation was late.
+
+    Playwright sends a click's move, press and release at once, after its call log
+    says "performing click action"; it then asks the page whether the right element
+    got them, and that answer needs the renderer. A log that ends there timed out
+    waiting on a page too starved to answer: the input is on its way.
+    """
+    log = _call_log(exc)
+    return bool(log) and log[-1].startswith("performing ") and log[-1].endswith(" action")
+
+
 def reached_the_key_press(exc: BaseException) -> bool:
     """Whether a timed-out key press got past finding its element (``elementHandle.press``).
 

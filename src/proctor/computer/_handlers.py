@@ -15,14 +15,19 @@ from collections.abc import Awaitable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, assert_never
 
-from playwright.async_api import ElementHandle, Frame, Locator, Response
+from playwright.async_api import ElementHandle, Frame, Locator, Page, Response
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from proctor.computer import _observe
 from proctor.computer import _scripts as js
 from proctor.computer import actions as a
-from proctor.computer._errors import Refused, performed_then_waited, reached_the_key_press
+from proctor.computer._errors import (
+    Refused,
+    performed_then_waited,
+    reached_the_key_press,
+    sent_unconfirmed,
+)
 from proctor.computer._routing import check_url, denied, origin
 from proctor.errors import ComputerError
 
@@ -58,7 +63,7 @@ async def dispatch(c: BrowserComputer, action: a.Action, facts: Facts) -> Handle
         case a.Select():
             return await select(c, action, facts)
         case a.Check():
-            return await check(c, action)
+            return await check(c, action, facts)
         case a.Press():
             return await press(c, action, facts)
         case a.Type():
@@ -113,12 +118,25 @@ async def delivered(c: BrowserComputer, action: Awaitable[None], facts: Facts) -
     element was found (``elementHandle.press``); what follows (focus, the key, the
     navigation wait) takes no time unless a navigation is pending, so the press is
     done if the page commits a navigation within the bound, and failed if not.
+
+    A click whose log ends at "performing click action" was sent, and the wait that
+    ran out was the page's answer about it (``sent_unconfirmed``): the step is done
+    too, once the page answers again (within ``NAV_TIMEOUT_MS``), so the click has
+    been handled before the next observation.
     """
     page = c.page
     past = c.navigations[page]
     try:
         await action
     except PlaywrightTimeout as exc:
+        if sent_unconfirmed(exc):
+            answered = await _answers(page)
+            facts["input"] = (
+                "slow: sent; the page answered after the input's own wait ran out"
+                if answered
+                else f"slow: sent; the page did not answer {NAV_TIMEOUT_MS // 1000}s after it"
+            )
+            return
         clicked = performed_then_waited(exc)
         if not (clicked or reached_the_key_press(exc)):
             raise
@@ -130,6 +148,15 @@ async def delivered(c: BrowserComputer, action: Awaitable[None], facts: Facts) -
             if committed
             else f"slow: not committed {NAV_TIMEOUT_MS // 1000}s after the input"
         )
+
+
+async def _answers(page: Page) -> bool:
+    """Whether the page's renderer runs a script again within ``NAV_TIMEOUT_MS``."""
+    try:
+        await asyncio.wait_for(page.evaluate("0"), NAV_TIMEOUT_MS / 1000)
+    except (PlaywrightError, TimeoutError):
+        return False
+    return True
 
 
 async def settle(c: BrowserComputer) -> None:
@@ -279,9 +306,9 @@ async def select(c: BrowserComputer, action: a.Select, facts: Facts) -> Handled:
     return Handled(f"selected {chosen} in {target.describe()}")
 
 
-async def check(c: BrowserComputer, action: a.Check) -> Handled:
+async def check(c: BrowserComputer, action: a.Check, facts: Facts) -> Handled:
     target = action.target()
-    await locator(c, target).set_checked(action.checked)
+    await delivered(c, locator(c, target).set_checked(action.checked), facts)
     return Handled(f"{'checked' if action.checked else 'unchecked'} {target.describe()}")
 
 

@@ -1,70 +1,132 @@
-"""Telling a stalled machine from an agent's timeout.
+"""Telling a starved machine from an agent's timeout.
 
-An action waits a bounded time for its target (``ACTION_TIMEOUT_MS``). On a loaded
-machine the wait can run out while the browser, its driver or this process is not
-being scheduled at all: the element was there, nothing answered. Such a timeout is
-the machine's, and counting it against the agent would score the infrastructure.
+An action waits a bounded time for its target (``ACTION_TIMEOUT_MS``; a navigation
+``NAV_TIMEOUT_MS``, a wait for text ``WAIT_TEXT_TIMEOUT_MS``). On a loaded machine
+the wait can run out while the processes that serve it are not being scheduled:
+the element was there, nothing answered, or the page's own script that makes it
+did not get a CPU. Such a timeout is the machine's, and counting it against the
+agent would score the infrastructure.
 
-While an action runs longer than ``GRACE_S``, a watch makes cheap round trips
-every ``PING_EVERY_S``: to the browser process (``context.cookies()``, through the
-driver) and to the page's renderer (evaluating ``0`` in the action's page), and it
-measures how late its own timer fires. A stalled renderer looks, from Playwright's
-call log, exactly like a missing element ("waiting for locator(...)"), and the
-browser process answers all the while; hence the second ping. Fixture pages run no
-long scripts, so a renderer that cannot evaluate ``0`` for ``STALL_S`` is not being
-scheduled, or a navigation is pending (DevTools holds commands to a renderer until
-it commits): for a fixture site that is a server that did not answer, not the
-agent's failure either. Ops that wait on a load themselves (``_act.NAVIGATING``)
-are not watched on the page, so a slow page they open stays the agent's timeout.
-The worst pause is the action's stall; a timeout with a stall of ``STALL_S`` or more
-is an infra fault (``_act._dispatch``), retried and recorded, never scored.
+While an action runs longer than ``GRACE_S`` the watch measures two things:
+
+- **Pauses.** Every ``PING_EVERY_S`` a cheap round trip to the browser process
+  (``context.cookies()``, through the driver) and to the page's renderer
+  (evaluating ``0`` in the action's page), and how late its own timer fires. A
+  stalled renderer looks, from Playwright's call log, exactly like a missing
+  element ("waiting for locator(...)"), and the browser answers all the while;
+  hence the second ping. Ops that wait on a load themselves (``_act.NAVIGATING``)
+  do not ping the page: DevTools holds commands to a renderer until a pending
+  navigation commits.
+- **Starvation** (``_sched``). The kernel's count of how long the renderers' main
+  threads were runnable but waiting for a CPU, or sat stopped. A busy machine that
+  answers every ping within a second can still starve a page of most of its wait,
+  so its script never makes the element; a page that merely lacks the element asks
+  for almost no CPU, so on a busy machine its timeout stays the agent's.
+
+The stall of an action is the larger of its worst pause and its worst-starved
+process; a timeout with a stall of ``STALL_S`` or more is an infra fault
+(``_act._dispatch``), retried and recorded, never scored.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
+
+from proctor.computer._sched import Pipeline, Starvation
 
 GRACE_S = 0.5
 """An action that ends sooner is never pinged (nearly all of them)."""
 PING_EVERY_S = 0.25
 STALL_S = 1.5
-"""A pause this long in a round trip that takes milliseconds is a stalled machine."""
+"""A pause this long in a round trip that takes milliseconds, or a process of the
+pipeline this long without a CPU, is a starved machine."""
+
+
+class Stall(NamedTuple):
+    """What the watch saw over one action, in seconds."""
+
+    paused_s: float
+    """The worst pause: a ping in flight, or this process's timer firing late."""
+    starved_s: float
+    """The longest one renderer was runnable without a CPU, or stopped."""
+    cpu_some_s: float | None
+    """PSI: how long any task of the machine waited for a CPU (evidence, never decides)."""
+
+    @property
+    def stalled(self) -> bool:
+        return max(self.paused_s, self.starved_s) >= STALL_S
+
+    def facts(self) -> dict[str, float | None]:
+        """The step's ``facts.machine``: the stall's figures, rounded."""
+        some = None if self.cpu_some_s is None else round(self.cpu_some_s, 2)
+        return {"paused_s": round(self.paused_s, 2), "starved_s": round(self.starved_s, 2),
+                "cpu_some_s": some}  # fmt: skip
+
+    def describe(self) -> str:
+        """What starved, for the fault's message."""
+        if self.paused_s >= self.starved_s:
+            return f"nothing answered for {self.paused_s:.1f}s"
+        return f"the page's renderer went {self.starved_s:.1f}s without a CPU"
+
+
+NO_STALL = Stall(0.0, 0.0, None)
 
 
 @dataclass
 class StallWatch:
-    """The longest pause seen while one action ran."""
+    """The longest pause and the worst starvation seen while one action ran."""
 
     context: BrowserContext
     page: Page | None
+    starvation: Starvation | None = None
     worst: float = 0.0
     pinging_since: float | None = None
-    task: asyncio.Task[None] | None = field(default=None, repr=False)
+    tasks: list[asyncio.Task[None]] = field(default_factory=list, repr=False)
 
     @classmethod
-    def start(cls, context: BrowserContext, page: Page | None) -> StallWatch:
+    def start(
+        cls, context: BrowserContext, page: Page | None, pipeline: Callable[[], Pipeline] | None
+    ) -> StallWatch:
+        """Watch one action; ``pipeline`` finds its processes, once it outlasts the grace."""
         watch = cls(context, page)
-        watch.task = asyncio.get_running_loop().create_task(watch._watch())
+        loop = asyncio.get_running_loop()
+        watch.tasks = [loop.create_task(watch._watch())]
+        if pipeline is not None:
+            watch.tasks.append(loop.create_task(watch._sample(pipeline)))
         return watch
 
-    async def stop(self) -> float:
-        """End the watch; the worst pause in seconds (one still in flight counts)."""
+    async def stop(self) -> Stall:
+        """End the watch; what it saw (a ping still in flight counts)."""
         loop = asyncio.get_running_loop()
         if self.pinging_since is not None:
             self._saw(loop.time() - self.pinging_since)
             self.pinging_since = None
-        if self.task is not None:
-            self.task.cancel()
+        for task in self.tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-            self.task = None
-        return self.worst
+                await task
+        self.tasks = []
+        starvation = self.starvation
+        if starvation is None or starvation.last_at is None:
+            return Stall(self.worst, 0.0, None)  # over before the grace: never sampled
+        starvation.tick(loop.time())
+        return Stall(self.worst, starvation.worst(), starvation.some_s)
+
+    async def _sample(self, pipeline: Callable[[], Pipeline]) -> None:
+        """Read the kernel's counters every ``PING_EVERY_S``, whatever the pings wait on."""
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(GRACE_S)
+        starvation = self.starvation = Starvation(pipeline())
+        while True:
+            starvation.tick(loop.time())
+            await asyncio.sleep(PING_EVERY_S)
 
     async def _watch(self) -> None:
         loop = asyncio.get_running_loop()

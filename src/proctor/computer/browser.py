@@ -15,6 +15,7 @@ from proctor.computer._lease import Lease
 from proctor.computer._netns import SealedNetwork
 from proctor.computer._recorder import Recorder
 from proctor.computer._routing import BlockedHook, BrowserOptions, offline_pattern, scheme_of
+from proctor.computer._sched import renderers
 from proctor.errors import BrowserFault, SetupFault
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "launch",
     "offline_pattern",
     "public_resolver_rules",
+    "renderers",
     "resolver_rules",
     "scheme_of",
 ]
