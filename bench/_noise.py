@@ -83,6 +83,24 @@ def latency(attempts: Iterable[Attempt]) -> Latency | None:
     return Latency(len(firsts), median(firsts), median(laters))
 
 
+def by_op(attempts: Iterable[Attempt]) -> dict[str, tuple[float, float]]:
+    """Per op, the median latency (ms) of first actions against later ones of that op,
+    over the same attempts as ``latency``: whether a first action is slow for being
+    first or for being a slower kind of action. Ops seen on only one side are left out."""
+    firsts: dict[str, list[float]] = {}
+    laters: dict[str, list[float]] = {}
+    for attempt in attempts:
+        acts = actions(attempt.record.steps)
+        if attempt.record.result not in ("passed", "failed") or len(acts) < 2:
+            continue
+        firsts.setdefault(acts[0].op, []).append(acts[0].latency_ms)
+        for step in acts[1:]:
+            laters.setdefault(step.op, []).append(step.latency_ms)
+    return {
+        op: (median(firsts[op]), median(laters[op])) for op in sorted(set(firsts) & set(laters))
+    }
+
+
 @dataclass(frozen=True)
 class FalseFailure:
     """An oracle scored failed: never the agent's fault."""
@@ -153,6 +171,8 @@ class ModeFigures:
     faults: Faults
     latency: dict[str, Latency | None]
     """Per surface (browser, desktop)."""
+    ops: dict[str, tuple[float, float]]
+    """``by_op`` of the browser attempts."""
     attempt_s: float
     """Median seconds of a graded attempt (its record's ``seconds``: every phase)."""
     setup_s: float
@@ -183,6 +203,7 @@ def figures(mode: str, attempts: Sequence[Attempt], wall_s: float) -> ModeFigure
             surface: latency(a for a in attempts if a.surface == surface)
             for surface in ("browser", "desktop")
         },
+        ops=by_op(a for a in attempts if a.surface == "browser"),
         attempt_s=med([a.record.seconds for a in timed]),
         setup_s=med([a.record.timings.get("setup", 0.0) for a in timed]),
         agent_s=med([a.record.agent_seconds for a in timed]),
@@ -220,6 +241,9 @@ def render_mode(fig: ModeFigures) -> list[str]:
             f"(goal <= {LATENCY_TARGET:.2f}: {met}; medians {lat.first_ms:.0f} ms vs "
             f"{lat.later_ms:.0f} ms over {lat.attempts} attempts)"
         )
+    if fig.ops:
+        cells = [f"{op} {first / later:.2f}" for op, (first, later) in fig.ops.items()]
+        lines.append(f"  first/later action by op (browser): {', '.join(cells)}")
     return lines
 
 

@@ -88,6 +88,8 @@ def test_latency_compares_first_actions_with_later_ones_of_the_same_attempts() -
     ]
     lat = _noise.latency(attempts)
     assert lat == _noise.Latency(attempts=2, first_ms=400.0, later_ms=200.0)
+    # like for like: clicks first (300, 500) against the later click (400); fill only later
+    assert _noise.by_op(attempts) == {"click": (400.0, 400.0)}
     assert lat.ratio == 2.0
     assert _noise.latency(attempts[2:]) is None
 
@@ -143,7 +145,7 @@ def test_faults_count_retried_tries_by_kind_and_attempts_that_ended_in_error() -
 
 def test_the_report_gives_ratios_and_counts_per_mode_and_against_the_first_mode() -> None:
     def mode(name: str, first: float, attempt_s: float) -> _noise.ModeFigures:
-        steps = [_step(0, "click", first), _step(1, "fill", 100.0)]
+        steps = [_step(0, "click", first), _step(1, "fill", 100.0), _step(2, "click", 100.0)]
         records = [
             _record("a/oracle-1", steps=steps, seconds=attempt_s),
             _record("b/oracle-1", "failed", steps=steps, seconds=attempt_s),
@@ -158,6 +160,7 @@ def test_the_report_gives_ratios_and_counts_per_mode_and_against_the_first_mode(
     assert lines[2] == "    leg-after/b/oracle-1: done"
     assert "  first/later action (browser): 1.10 (goal <= 1.20: met;" in "\n".join(lines)
     assert "  first/later action (desktop): n/a" in "\n".join(lines)
+    assert lines[-1] == "  first/later action by op (browser): click 1.10"
     assert "(goal <= 1.20: not met;" in "\n".join(_noise.render_mode(base))
     ab = _noise.render_ab([base, other])
     assert ab[1] == (
