@@ -6,7 +6,7 @@ PYTEST_ARGS ?=
 # turns that off: without it every process the tests start compiles proctor again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test bench lint verify docs bootstrap clean
+.PHONY: run test bench bench-load lint verify docs bootstrap clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -27,6 +27,9 @@ docs: bootstrap
 
 bench: bootstrap
 	$(BIN)/python -m bench
+
+bench-load: bootstrap
+	$(BIN)/python -m bench.load
 
 lint: bootstrap
 	$(BIN)/ruff check src tests bench

@@ -51,12 +51,13 @@ from proctor.runner._run import (
     write_run_info,
 )
 from proctor.runner._verify import ObligationVerdict, judge, verify, verify_in, verify_items
-from proctor.runner._worker import RunOptions, SealState, Worker
+from proctor.runner._worker import SPARE_MODES, RunOptions, SealState, SpareMode, Worker
 
 __all__ = [
     "EXECUTORS",
     "OWNER_ENV",
     "PROBE_TIMEOUT",
+    "SPARE_MODES",
     "Arm",
     "AttemptOutput",
     "Budget",
@@ -75,6 +76,7 @@ __all__ = [
     "RunOptions",
     "RunResult",
     "SealState",
+    "SpareMode",
     "Timing",
     "WorkOrder",
     "Worker",

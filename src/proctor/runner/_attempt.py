@@ -211,7 +211,7 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
                 before = await computer.screenshot_bytes()
             if before is not None:
                 artifacts["before.png"] = before
-        if isinstance(computer, BrowserComputer):
+        if isinstance(computer, BrowserComputer) and worker.spare == "agent":
             worker.host.prepare_spare()  # the next attempt's context, made while the agent runs
         with phases.phase("agent"):
             limit = worker.options.wall_limit(up.scenario.limits.seconds)
@@ -242,6 +242,10 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
             if computer is not None:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(computer.close(), TEARDOWN_TIMEOUT)
+    if isinstance(computer, BrowserComputer) and worker.spare == "after":
+        # The next attempt's context, made while this one's end state is read, graded
+        # and written, and while the driver starts the next: off every agent's path.
+        worker.host.prepare_spare()
     with phases.phase("end_state"):
         end = await _end_state(worker, up, page, outcome, answer, apps, desktop)
     with phases.phase("grade"):

@@ -83,6 +83,29 @@ SealMode = Literal["auto", "require", "off"]
 default); require makes a refused seal an error; off never seals (debugging only)."""
 
 
+SpareMode = Literal["agent", "after", "off"]
+"""PROCTOR_SPARE, when the next attempt's blank browser context is made (the load
+bench's A/B, ``bench/load.py``): off, never: each attempt makes its own at set-up (the
+default, the fastest measured); agent, while this attempt's agent runs (it competed with
+the agent for the CPU: first actions 1.9x later ones under load); after, once this
+attempt's context is closed, during its end-state reads, grading and record writing."""
+SPARE_MODES: tuple[SpareMode, ...] = ("agent", "after", "off")
+DEFAULT_SPARE: SpareMode = "off"
+
+
+def spare_mode() -> SpareMode:
+    """The spare mode PROCTOR_SPARE names, or the default.
+
+    Raises:
+        RunError: PROCTOR_SPARE names no mode.
+    """
+    value = os.environ.get("PROCTOR_SPARE", "").strip().lower() or DEFAULT_SPARE
+    for mode in SPARE_MODES:
+        if value == mode:
+            return mode
+    raise RunError(f"PROCTOR_SPARE={value!r}: use {', '.join(SPARE_MODES)}")
+
+
 @dataclass(frozen=True)
 class SealState:
     """How this worker's offline attempts are sealed (recorded in run.json)."""
@@ -127,6 +150,8 @@ class Worker:
         self._desktop: DesktopHost | None = None
         self._seal: SealedNetwork | None = None
         self.seal = SealState("online", "offline mode is off: the browser may reach anything")
+        self.spare: SpareMode = spare_mode()
+        """When this worker makes the next attempt's blank context (PROCTOR_SPARE)."""
 
     @property
     def host(self) -> BrowserHost:
