@@ -27,7 +27,7 @@ from statistics import median
 
 from bench._burn import Burn, cores
 from bench._noise import Attempt, figures, read_attempts, render_ab, render_mode
-from proctor.runner import SPARE_MODES
+from proctor.runner import DEFAULT_SPARE, SPARE_MODES
 
 ROOT = Path(__file__).resolve().parents[1]
 ARM = "oracle=scripted"
@@ -56,7 +56,7 @@ def _args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--only", default="", help="these scenario ids instead (comma-separated)")
     parser.add_argument(
         "--modes",
-        default="after",
+        default=DEFAULT_SPARE,
         help=f"spare modes, comma-separated, the first the A/B's base ({', '.join(SPARE_MODES)})",
     )
     parser.add_argument("--workers", type=int, default=1, help="proctor run --workers (1)")

@@ -51,9 +51,17 @@ from proctor.runner._run import (
     write_run_info,
 )
 from proctor.runner._verify import ObligationVerdict, judge, verify, verify_in, verify_items
-from proctor.runner._worker import SPARE_MODES, RunOptions, SealState, SpareMode, Worker
+from proctor.runner._worker import (
+    DEFAULT_SPARE,
+    SPARE_MODES,
+    RunOptions,
+    SealState,
+    SpareMode,
+    Worker,
+)
 
 __all__ = [
+    "DEFAULT_SPARE",
     "EXECUTORS",
     "OWNER_ENV",
     "PROBE_TIMEOUT",
