@@ -49,6 +49,8 @@ try:
     print("WORLD reached", flush=True)
 except urllib.error.HTTPError as exc:
     print("WORLD", exc.code, flush=True)
+except OSError as exc:
+    print("WORLD unreachable", type(getattr(exc, "reason", exc)).__name__, flush=True)
 """
 
 
@@ -106,12 +108,10 @@ async def test_jailed_agent_sees_no_answer_key_and_cannot_act_off_the_toolset(
     assert out[5].startswith("SCRATCH ['notes.txt'")  # its own folder is there
     assert int(out[6].split()[1]) < 10  # only the jail's processes, not the machine's
     assert out[7] != "UMOUNT 0"  # no capability to take the covers off
-    assert out[8] == "WORLD 403"
-    refused = [r for r in record.end_state.requests if r.refused == "host_lane"]
-    assert [(r.method, r.path) for r in refused] == [("POST", "/submit/contact")]
-    assert not [
-        r for r in record.end_state.requests if r.path == "/submit/contact" and not r.refused
-    ]
+    # Its own network: the fixture server's port does not exist there (no request at all).
+    assert started[0]["net_sealed"] is True
+    assert out[8] == "WORLD unreachable ConnectionRefusedError", out
+    assert not [r for r in record.end_state.requests if r.path == "/submit/contact"]
     assert Path(path).read_text()  # still there, outside the jail
 
 

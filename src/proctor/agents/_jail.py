@@ -18,12 +18,13 @@ tree (other attempts, run.json) or the control token. Where Linux allows it
   ``no_new_privs`` set, so it cannot unmount the covers, mount anything, regain
   privileges through a setuid program, or open root's 0600 files.
 
-Its network is the harness's: it needs the MCP endpoint on loopback (and, for a
-model agent, its provider); every other loopback listener is reachable too (see
-docs/architecture.md, the seal). The fixture world is not reachable from there: in a
-sealed run the world answers only inside the browser's network (see
-``world/_server.py``, lanes), so the agent can change the world only through the
-recorded toolset.
+Its network is its own (``_net``, entered with ``nsenter`` before ``unshare``): a
+namespace with only loopback, where this process serves the attempt's MCP lane and
+a proxy that refuses every address of the machine (loopback, link-local and the
+host's own), so the agent reaches its lane and its model provider and none of the
+harness's listeners (fixture server, control endpoint, Ray, other lanes). Where the
+machine refuses a network namespace, the jail shares the host's network and the
+trace says ``net_sealed: false``.
 """
 
 from __future__ import annotations

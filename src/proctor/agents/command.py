@@ -3,6 +3,9 @@
 The command runs in a shell, in its own process group, with:
 
 - ``PROCTOR_MCP_URL``: the attempt's MCP endpoint (streamable HTTP on loopback);
+- ``HTTPS_PROXY``/``HTTP_PROXY``/``ALL_PROXY`` (and lower case), when jailed in its own
+  network: the proxy to its model provider (``_net``); ``NO_PROXY`` names loopback,
+  where only the MCP lane is;
 - ``PROCTOR_MCP_STDIO``: a command line that serves the same tools on stdio;
 - ``PROCTOR_BRIEF``: the task (also written to its stdin, which is then closed);
 - ``PROCTOR_SCRATCH``: the attempt's scratch folder;
@@ -39,14 +42,16 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from proctor._confine import share
 from proctor.agents._jail import agent_view, available, hold_folder, jail_argv, release_hold
+from proctor.agents._net import PROXY_VARS, JailNetwork
 from proctor.agents._process import TERM_GRACE, AgentProcess, end_tree, spawn
 from proctor.agents._protocol import Computer, Outcome
 from proctor.computer.attempt import AGENT_HOME
 from proctor.computer.mcp_lane import McpLane
-from proctor.errors import AgentError, LimitReached
+from proctor.errors import AgentError, LimitReached, ProctorError
 
 END_GRACE = 3.0
 """Seconds an agent gets to exit on its own after done or a limit (its calls are refused)."""
@@ -84,14 +89,24 @@ class CommandAgent:
         url = await lane.start()
         agent: AgentProcess | None = None
         hold: Path | None = None
+        net: JailNetwork | None = None
         pumps: list[asyncio.Task[None]] = []
         tail = bytearray()
         try:
             jail, hold = _jail_for(computer)
-            agent = await spawn(self.command, self._env(brief, url, computer), jail)
+            if jail is not None:
+                net = await _network_for(url, computer)
+                if net is not None:
+                    jail = [*net.argv(), *jail]
+            env = self._env(brief, url, computer, net)
+            agent = await spawn(self.command, env, jail)
             process = agent.process
             computer.trace(
-                "command", command=self.command, pid=process.pid, jailed=jail is not None
+                "command",
+                command=self.command,
+                pid=process.pid,
+                jailed=jail is not None,
+                net_sealed=net is not None,
             )
             stdout, stderr = process.stdout, process.stderr
             if stdout is None or stderr is None:
@@ -103,7 +118,11 @@ class CommandAgent:
             ]
             outcome = await self._until_end(agent, lane)
         finally:
-            await self._cleanup(agent, pumps, lane, computer)
+            try:
+                await self._cleanup(agent, pumps, lane, computer)
+            finally:
+                if net is not None:
+                    await net.close()
             if hold is not None:  # empty: the jail moved what it held into place
                 release_hold(hold)
         code = agent.process.returncode if agent is not None else None
@@ -162,13 +181,19 @@ class CommandAgent:
         finally:
             await lane.stop()
 
-    def _env(self, brief: str, url: str, computer: Computer) -> dict[str, str]:
+    def _env(
+        self, brief: str, url: str, computer: Computer, net: JailNetwork | None = None
+    ) -> dict[str, str]:
         attempt = computer.attempt
         home = attempt.scratch / AGENT_HOME
         bridge = [sys.executable, "-m", "proctor.computer.mcp_stdio", url]
         inherited = {k: v for k, v in os.environ.items() if k not in DESKTOP_DOORS}
+        if net is not None:  # the host's proxy settings lead nowhere from the jail's network
+            proxies = {*PROXY_VARS, *(v.lower() for v in PROXY_VARS)}
+            inherited = {k: v for k, v in inherited.items() if k not in proxies}
         return {
             **inherited,
+            **(net.env() if net is not None else {}),
             "PROCTOR_MCP_URL": url,
             "PROCTOR_MCP_STDIO": shlex.join(bridge),
             "PROCTOR_BRIEF": brief,
@@ -202,6 +227,20 @@ def _jail_for(computer: Computer) -> tuple[list[str] | None, Path | None]:
     if attempt.scratch.is_dir():
         share(attempt.scratch)
     return jail_argv(view, hold), hold
+
+
+async def _network_for(url: str, computer: Computer) -> JailNetwork | None:
+    """The jail's own network (its MCP lane and the proxy), or None where the machine
+    refuses a network namespace: the jail then shares the host's network, and the
+    trace says so (``net_sealed: false``, with why in ``net_refused``)."""
+    port = urlsplit(url).port
+    if port is None:
+        raise AgentError(f"the MCP lane's URL {url!r} names no port")
+    try:
+        return await JailNetwork.open(port, computer.trace)
+    except ProctorError as exc:
+        computer.trace("net_refused", why=str(exc))
+        return None
 
 
 async def _feed(process: asyncio.subprocess.Process, brief: str) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
-from proctor.computer._netns import SealedNetwork
+from proctor._netns import SealedNetwork
 from proctor.errors import ComputerError
 
 LAUNCH_FLAGS = (

@@ -1,5 +1,6 @@
 """The Playwright browser driver (imports Playwright; import it only where a browser runs)."""
 
+from proctor._netns import SealedNetwork
 from proctor.computer._browser import BrowserComputer
 from proctor.computer._chromium import (
     FIX,
@@ -12,7 +13,6 @@ from proctor.computer._chromium import (
     resolver_rules,
 )
 from proctor.computer._lease import Lease
-from proctor.computer._netns import SealedNetwork
 from proctor.computer._recorder import Recorder
 from proctor.computer._routing import BlockedHook, BrowserOptions, offline_pattern, scheme_of
 from proctor.computer._sched import renderers

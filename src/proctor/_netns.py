@@ -1,4 +1,6 @@
-"""The browser's private network: a Linux network namespace with only loopback up.
+"""A private network: a Linux network namespace with only loopback up.
+
+The browser runs in one, and so does a jailed ``command:`` agent (``agents/_net.py``).
 
 Chromium runs inside this namespace (through a tiny wrapper that ``nsenter``s it
 before exec), and the fixture server listens on a socket made inside it. So the
@@ -92,8 +94,8 @@ class SealedNetwork:
         folder = Path(tempfile.mkdtemp(prefix="proctor-seal-"))
         return cls(fd=int(out["fd"]), pid=os.getpid(), folder=folder)
 
-    def listen(self, port: int) -> socket.socket:
-        """A TCP socket listening on 127.0.0.1:``port`` inside the namespace."""
+    def listen(self, port: int, host: str = "127.0.0.1") -> socket.socket:
+        """A TCP socket listening on ``host``:``port`` inside the namespace (port 0: any)."""
         made: dict[str, socket.socket | str] = {}
 
         def bind() -> None:
@@ -101,7 +103,7 @@ class SealedNetwork:
                 _setns(self.fd)
                 sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                sock.bind(("127.0.0.1", port))
+                sock.bind((host, port))
                 sock.listen(128)
                 made["sock"] = sock
             except OSError as exc:
@@ -113,7 +115,7 @@ class SealedNetwork:
         thread.join()
         sock = made.get("sock")
         if not isinstance(sock, socket.socket):
-            raise ComputerError(f"could not listen inside the browser's network: {made['error']}")
+            raise ComputerError(f"could not listen inside the private network: {made['error']}")
         self.sockets.append(sock)
         return sock
 
