@@ -23,7 +23,7 @@ from typing import Any
 
 from proctor.agents.llm import Recorded, Transcript
 
-START_TIMEOUT = 20.0
+START_TIMEOUT = 120.0
 
 
 @dataclass

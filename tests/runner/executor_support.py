@@ -37,8 +37,9 @@ def without_try(tag: str) -> str:
 
 def _machine_speed(key: str, value: Any) -> bool:
     """A step fact that says only how fast the machine was: an input whose navigation
-    outlasted the input's own wait (``navigation: "slow: ..."``) on a loaded machine."""
-    return key == "navigation" and isinstance(value, str) and value.startswith("slow:")
+    outlasted the input's own wait (``navigation: "slow: ..."``), or whose page answered
+    only after it (``input: "slow: sent; ..."``), on a loaded machine."""
+    return key in ("navigation", "input") and isinstance(value, str) and value.startswith("slow:")
 
 
 def without_times(value: Any) -> Any:

@@ -34,6 +34,8 @@ TERM_GRACE = 2.0
 """Seconds a tree gets to exit after SIGTERM before SIGKILL."""
 KILL_WAIT = 3.0
 """Seconds to wait for a tree to die after SIGKILL."""
+REAP_WAIT = 5.0
+"""Seconds a zombie of the app's tree gets to be re-parented here (its parent ending)."""
 
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -139,13 +141,27 @@ def wait_exit(pid: int, deadline: float) -> bool:
 
 
 def reap(pids: Iterable[int]) -> None:
-    """``waitpid`` each of ``pids`` that is a zombie child of this process."""
+    """``waitpid`` each of ``pids`` that is a zombie child of this process.
+
+    One whose parent is itself still ending is re-parented here only once that parent
+    has gone, which a loaded machine can take a moment to get to: each such zombie is
+    waited for (bounded by ``REAP_WAIT``), so that none is left to this process later.
+    """
     me = os.getpid()
-    for pid in pids:
-        if _parent(pid) != me or not _exited(pid):
-            continue
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(pid, os.WNOHANG)
+    todo = set(pids)
+    deadline = time.monotonic() + REAP_WAIT
+    while todo:
+        for pid in sorted(todo):
+            parent = _parent(pid)
+            if parent is None or not _exited(pid):
+                todo.discard(pid)  # gone, or alive (not ours to wait for here)
+            elif parent == me:
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, os.WNOHANG)
+                todo.discard(pid)
+        if not todo or time.monotonic() > deadline:
+            return
+        time.sleep(0.02)
 
 
 def _signal(pids: Iterable[int], groups: Iterable[int], sig: signal.Signals) -> None:
