@@ -731,18 +731,11 @@ async def test_a_timeout_while_the_page_renderer_stalls_is_an_infra_fault(
         comp.context.set_default_timeout(SHORT_TIMEOUT_MS)
         stopped = renderers(chromium)
         assert stopped, "no renderer found under Chromium"
-        loop = asyncio.get_running_loop()
-        loop.call_later(0.7, lambda: [os.kill(pid, signal.SIGSTOP) for pid in stopped])
-        resume = loop.call_later(
-            0.7 + PAUSE_S, lambda: [os.kill(pid, signal.SIGCONT) for pid in stopped]
-        )
-        try:
-            with pytest.raises(BrowserFault, match=r"machine stalled during click"):
-                await act(comp, op="click", selector="#missing")
-        finally:
-            resume.cancel()
-            for pid in stopped:
-                os.kill(pid, signal.SIGCONT)
+        with (
+            stopped_for(stopped, after=0.7, seconds=PAUSE_S),
+            pytest.raises(BrowserFault, match=r"machine stalled during click"),
+        ):
+            await act(comp, op="click", selector="#missing")
         assert comp.recorder.steps == []
         ok = await act(comp, op="click", role="button", name="Alpha")
         assert ok.status == "ok", ok.error
@@ -760,20 +753,33 @@ async def test_a_navigation_while_the_renderer_is_stopped_is_an_infra_fault(
         await comp.context.route("**/form", held(1.0))  # it answers after the stop
         stopped = renderers(chromium)
         assert stopped, "no renderer found under Chromium"
-        loop = asyncio.get_running_loop()
-        loop.call_later(0.5, lambda: [os.kill(pid, signal.SIGSTOP) for pid in stopped])
-        resume = loop.call_later(  # past the navigation timeout: it runs out while stopped
-            0.5 + SHORT_TIMEOUT_MS / 1000 + 1.0,
-            lambda: [os.kill(pid, signal.SIGCONT) for pid in stopped],
-        )
-        try:
-            with pytest.raises(BrowserFault, match=r"machine stalled during navigate: .*CPU"):
-                await act(comp, op="navigate", url=f"{LAB}/form")
-        finally:
-            resume.cancel()
-            for pid in stopped:
-                os.kill(pid, signal.SIGCONT)
+        # stopped past the navigation timeout: it runs out while they stand still
+        with (
+            stopped_for(stopped, after=0.5, seconds=SHORT_TIMEOUT_MS / 1000 + 1.0),
+            pytest.raises(BrowserFault, match=r"machine stalled during navigate: .*CPU"),
+        ):
+            await act(comp, op="navigate", url=f"{LAB}/form")
         assert comp.recorder.steps == []
+
+
+@contextlib.contextmanager
+def stopped_for(pids: list[int], *, after: float, seconds: float) -> Iterator[None]:
+    """SIGSTOP ``pids`` ``after`` seconds into the block, SIGCONT them ``seconds`` later,
+    and at the latest when the block ends (the loop's timers: the action runs meanwhile)."""
+
+    def send(sig: signal.Signals) -> None:
+        for pid in pids:
+            os.kill(pid, sig)
+
+    loop = asyncio.get_running_loop()
+    stop = loop.call_later(after, send, signal.SIGSTOP)
+    resume = loop.call_later(after + seconds, send, signal.SIGCONT)
+    try:
+        yield
+    finally:
+        stop.cancel()
+        resume.cancel()
+        send(signal.SIGCONT)
 
 
 @contextlib.contextmanager

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import datetime as dt
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -166,3 +169,24 @@ def mismatch(left: dict[str, Any], right: dict[str, Any]) -> str:
             lines.append(f"{key} [{side}] {record.get('result')}: steps {steps}; faults {faults}")
     lines += differences(left, right)
     return "\n".join(lines)
+
+
+PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 36, 37
+
+
+@contextlib.contextmanager
+def not_a_subreaper() -> Iterator[None]:
+    """Orphans of a killed run reparent to init here, as they would under a real shell.
+
+    A test worker that ran a desktop session or a jailed agent is a child subreaper;
+    the killed driver's Ray daemons then reparent to it, not to init, never see their
+    parent die and run on. The kill tests are about proctor's sweep, not that worker.
+    """
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    was = ctypes.c_int(0)
+    prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(was), 0, 0, 0)
+    prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+    try:
+        yield
+    finally:
+        prctl(PR_SET_CHILD_SUBREAPER, was.value, 0, 0, 0)

@@ -15,7 +15,6 @@ redo the second attempt, and bill $0.36 against a $0.25 cap.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import json
 import os
 import signal
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from executor_support import not_a_subreaper
 
 from proctor.agents.llm import openai_reply
 from proctor.records import AttemptRecord
@@ -53,7 +53,6 @@ CAP = 0.25
 HELD = 2 * CALLS
 """The call held in flight when the run is killed: the second attempt's last."""
 WAIT = 240.0
-PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 36, 37
 
 
 class FakeProvider:
@@ -121,15 +120,8 @@ class FakeProvider:
 
 @pytest.fixture(autouse=True)
 def _not_a_subreaper() -> Iterator[None]:
-    """Orphans of the killed run reparent to init, as under a shell (see test_kill_resume)."""
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-    was = ctypes.c_int(0)
-    prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(was), 0, 0, 0)
-    prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
-    try:
+    with not_a_subreaper():
         yield
-    finally:
-        prctl(PR_SET_CHILD_SUBREAPER, was.value, 0, 0, 0)
 
 
 def command(tmp: Path, url: str, extra: list[str], resume: bool = False) -> list[str]:

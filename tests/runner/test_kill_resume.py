@@ -10,7 +10,6 @@ Only what a kill does to the tree is compared: no second, uninterrupted run.
 
 from __future__ import annotations
 
-import ctypes
 import importlib.util
 import json
 import os
@@ -24,7 +23,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from executor_support import ARMS, SCENARIOS, mismatch, summary_without_times, tree, web_lines
+from executor_support import (
+    ARMS,
+    SCENARIOS,
+    mismatch,
+    not_a_subreaper,
+    summary_without_times,
+    tree,
+    web_lines,
+)
 
 from proctor.runner import OWNER_ENV
 
@@ -34,7 +41,6 @@ PROCTOR = Path(sys.executable).parent / "proctor"
 REPEAT = 2
 TOTAL = len(SCENARIOS) * len(ARMS) * REPEAT
 DEADLINE = 240.0
-PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 36, 37
 
 
 def command(results: Path, label: str, extra: list[str], resume: bool = False) -> list[str]:
@@ -112,20 +118,8 @@ note of issue 14's first stop); one kill left them alive at the end under load."
 
 @pytest.fixture(autouse=True)
 def _not_a_subreaper() -> Iterator[None]:
-    """Orphans of a killed run reparent to init here, as they would under a real shell.
-
-    A test worker that ran a desktop session or a jailed agent is a child subreaper;
-    the killed driver's Ray daemons then reparent to it, not to init, never see their
-    parent die and run on. This test is about proctor's sweep, not that worker.
-    """
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-    was = ctypes.c_int(0)
-    prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(was), 0, 0, 0)
-    prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
-    try:
+    with not_a_subreaper():
         yield
-    finally:
-        prctl(PR_SET_CHILD_SUBREAPER, was.value, 0, 0, 0)
 
 
 @pytest.mark.slow
