@@ -24,6 +24,7 @@ never catch Playwright's, uvicorn's or pydantic's types::
     │       ├── AppLaunchFailed     [desktop]  the app could not be started, or died
     │       └── WindowUnavailable   [window_unavailable]  the app ran but showed no window
     ├── AgentError         an agent could not be built or crashed (scored against the agent)
+    │   └── PlannerError   the model gave no usable action several times in a row
     ├── GradingError       a check could not be evaluated
     ├── RunError           a run could not be planned, executed or recorded
     │   └── StorageError   the results folder could not be written (read-only, full, a file)
@@ -185,6 +186,11 @@ class AgentError(ProctorError):
     """An agent could not be built, or failed outside the toolset."""
 
 
+class PlannerError(AgentError):
+    """The model gave no usable action several times in a row (stop reason
+    ``planner_error``: the model's failure, scored)."""
+
+
 class GradingError(ProctorError):
     """A check could not be evaluated against the end state."""
 
@@ -226,6 +232,7 @@ __all__ = [
     "LiveFault",
     "ManualError",
     "NodeNotFound",
+    "PlannerError",
     "ProctorError",
     "ProviderFault",
     "RunError",
