@@ -16,12 +16,12 @@ from proctor.cli import app
 from proctor.errors import (
     AppLaunchFailed,
     BrowserFault,
+    FixtureFault,
     LiveFault,
     ProviderFault,
     SetupFault,
     WindowUnavailable,
 )
-from proctor.runner._attempt import FixtureFault, _fault_kind
 from proctor.scenario import SUITE_ROOT, load_scenario
 from proctor.scenario._checks import safety_check_names
 from proctor.world import all_sites
@@ -92,7 +92,7 @@ def test_infra_faults_are_recorded_with_every_fault_kind() -> None:
         WindowUnavailable("no window"),
         LiveFault("503"),
     ]
-    assert [_fault_kind(e) for e in faults] == [
+    assert [e.kind for e in faults] == [
         "provider", "setup", "fixture", "browser", "desktop", "window_unavailable", "live",
     ]  # fmt: skip
     assert sorted(vocab.FAULT_KINDS) == sorted(

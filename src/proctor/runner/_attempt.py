@@ -27,16 +27,13 @@ from proctor.computer.browser import (
 from proctor.computer.desktop import AppSpec, DesktopComputer, FocusSteal
 from proctor.errors import (
     AgentError,
-    BrowserFault,
     ComputerError,
-    DesktopFault,
+    FixtureFault,
+    InfraFault,
     LimitReached,
-    LiveFault,
     ProviderFault,
     RunError,
     SetupFault,
-    WindowUnavailable,
-    WorldError,
 )
 from proctor.grading import grade
 from proctor.records import (
@@ -60,7 +57,7 @@ from proctor.runner._record import (
 )
 from proctor.runner._worker import Worker
 from proctor.scenario import SUITE_ROOT, Scenario, date_values, resolve
-from proctor.vocab import FaultKind, Refusal, is_limit_reason
+from proctor.vocab import Refusal, is_limit_reason
 from proctor.world import (
     ATTEMPT_HEADER,
     DOMAIN,
@@ -75,10 +72,6 @@ from proctor.world import (
 )
 
 TEARDOWN_TIMEOUT = 15.0
-
-
-class FixtureFault(WorldError):
-    """A fixture handler raised: an infra fault, retried and never scored."""
 
 
 def private_folders(worker: Worker, item: PlanItem) -> tuple[Path, ...]:
@@ -141,16 +134,16 @@ def finish_attempt(
 async def run_try(worker: Worker, item: PlanItem, try_number: int) -> AttemptOutput | InfraRecord:
     """One try of an attempt, as data: its graded output, or the infra fault that ended it.
 
-    A browser fault relaunches the worker's browser before this returns, so the
+    Any ``InfraFault`` ends the try, recorded under the fault's own ``kind``. A
+    browser fault relaunches the worker's browser before this returns, so the
     next try (of this attempt or another) starts on a live one.
     """
     try:
         return await _one_try(worker, item, try_number)
-    except (BrowserFault, FixtureFault, WorldError, ProviderFault) as exc:
-        kind = _fault_kind(exc)
-        if kind == "browser":
+    except InfraFault as exc:
+        if exc.kind == "browser":
             await worker.relaunch()
-        return InfraRecord(try_number=try_number, kind=kind, message=str(exc))
+        return InfraRecord(try_number=try_number, kind=exc.kind, message=str(exc))
 
 
 async def _one_try(worker: Worker, item: PlanItem, try_number: int) -> AttemptOutput:
@@ -362,8 +355,8 @@ async def _set_up(worker: Worker, item: PlanItem, up: _Up) -> BrowserComputer | 
                     await asyncio.wait_for(computer.close(), TEARDOWN_TIMEOUT)
                 raise
         return computer
-    except BrowserFault:
-        raise
+    except InfraFault:
+        raise  # already the try's fault, under its own kind (browser, desktop, setup)
     except ComputerError as exc:
         raise SetupFault(f"attempt {up.tag}: set-up failed: {exc}") from exc
 
@@ -568,23 +561,6 @@ def _inject_at(worker: Worker, tag: str, at: int | Literal["done"]) -> None:
                     os.kill(victim, signal.SIGKILL)
 
 
-def _fault_kind(exc: Exception) -> FaultKind:
-    """How an infra fault is recorded: provider, setup, fixture, desktop or browser."""
-    if isinstance(exc, WindowUnavailable):
-        return "window_unavailable"
-    if isinstance(exc, DesktopFault):
-        return "desktop"
-    if isinstance(exc, ProviderFault):
-        return "provider"
-    if isinstance(exc, SetupFault):
-        return "setup"
-    if isinstance(exc, LiveFault):
-        return "live"
-    if isinstance(exc, FixtureFault | WorldError):
-        return "fixture"
-    return "browser"
-
-
 def _lease_facts(lease: Lease) -> dict[str, Any]:
     if lease.revoked_at is None:
         return {}
@@ -700,7 +676,7 @@ async def _drive(
             Outcome(stop_reason="timeout", answer=computer.answer),
             f"the wall limit ({limit:g}s) was reached",
         )
-    except (BrowserFault, ProviderFault, WorldError):
+    except InfraFault:
         raise  # an infra fault (a timeline event the world refused too): retried, never scored
     except AgentError as exc:
         return Outcome(stop_reason="agent_error", answer=computer.answer), str(exc)

@@ -50,15 +50,16 @@ def test_only_the_atspi_module_imports_gi() -> None:
 
 
 def test_the_errors_are_proctor_errors_and_faults_are_infra() -> None:
-    from proctor.errors import BrowserFault, ComputerError
+    from proctor.errors import BrowserFault, ComputerError, InfraFault
 
     assert issubclass(desktop.DesktopError, ComputerError)
-    assert not issubclass(desktop.DesktopError, BrowserFault)
+    assert not issubclass(desktop.DesktopError, InfraFault)
     for fault in (
         desktop.DesktopUnavailable,
         desktop.SessionStartFailed,
         desktop.AppLaunchFailed,
         desktop.WindowUnavailable,
     ):
-        assert issubclass(fault, BrowserFault)
+        assert issubclass(fault, InfraFault)
+        assert not issubclass(fault, BrowserFault)
     assert desktop.WindowUnavailable("x").cause == "window_unavailable"

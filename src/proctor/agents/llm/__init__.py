@@ -27,7 +27,7 @@ from proctor.agents.llm._config import (
 from proctor.agents.llm._judge import LLMJudge, evidence, make_judge, refuse_same_model
 from proctor.agents.llm._messages import Usage
 from proctor.agents.llm._persona import LLMPersona, make_persona, refuse_persona_model
-from proctor.agents.llm._policy import LLMPolicy, PlannerError
+from proctor.agents.llm._policy import LLMPolicy
 from proctor.agents.llm._prices import Price, PriceTable, load_prices
 from proctor.agents.llm._render import PROMPT_FILES, Prompts, render_observation
 from proctor.agents.llm._replay import (
@@ -43,6 +43,7 @@ from proctor.agents.llm._replay import (
 )
 from proctor.agents.llm._review import LLMReviewer, make_reviewer, review_evidence
 from proctor.agents.llm._tools import ToolSpec, action_tools, tool_spec
+from proctor.errors import PlannerError  # re-exported: what an LLM agent's loop ends on
 
 __all__ = [
     "MODEL_KINDS",

@@ -13,7 +13,7 @@ from proctor.agents.llm._admission import Admissions
 from proctor.agents.llm._call import Ledger
 from proctor.agents.llm._config import ModelConfig
 from proctor.agents.llm._native import Screenshots
-from proctor.agents.llm._policy import LLMPolicy, PlannerError
+from proctor.agents.llm._policy import LLMPolicy
 from proctor.agents.llm._prices import PriceTable, load_prices
 from proctor.agents.llm._render import Prompts
 from proctor.agents.llm._wire import Wire
@@ -21,6 +21,7 @@ from proctor.agents.loop import ReferenceLoop
 from proctor.computer.actions import Action
 from proctor.computer.attempt import AttemptInfo, CallCounter
 from proctor.computer.observation import Observation
+from proctor.errors import PlannerError
 from proctor.records import Step
 from proctor.vocab import Surface
 

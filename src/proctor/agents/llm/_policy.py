@@ -64,7 +64,7 @@ from proctor.agents.llm._wire import Request, Wire
 from proctor.agents.loop import Decision
 from proctor.computer.actions import ACTION_TYPES, TIMELINE_OPS, USER_OPS, Action
 from proctor.computer.observation import USER_NOTE, Observation
-from proctor.errors import AgentError
+from proctor.errors import PlannerError
 from proctor.records import Step
 from proctor.vocab import Surface
 
@@ -74,10 +74,6 @@ error."""
 NOT_RUN = "not run: one action per reply; this call was ignored"
 
 Screenshot = Callable[[], Awaitable[bytes | None]]
-
-
-class PlannerError(AgentError):
-    """The model gave no usable action several times in a row."""
 
 
 @dataclass

@@ -32,7 +32,7 @@ from proctor.computer.desktop._host import DesktopHost
 from proctor.computer.desktop._tree import Node, Outline
 from proctor.computer.observation import Capture, Observation, TabInfo, png_size
 from proctor.computer.user import UserChannel
-from proctor.errors import BrowserFault, ComputerError, DesktopError, DesktopFault, SetupFault
+from proctor.errors import ComputerError, DesktopError, DesktopFault, InfraFault, SetupFault
 from proctor.records import Step, StepStatus
 from proctor.vocab import Surface
 
@@ -210,8 +210,8 @@ class DesktopComputer:
         """
         try:
             return await self._dispatch(action)
-        except BrowserFault:
-            raise
+        except InfraFault:
+            raise  # the desktop or the app failed: the try's fault under its own kind
         except (ComputerError, ValueError) as exc:
             raise SetupFault(
                 f"attempt {self.info.attempt}: set-up step {number} ({action.op}) of app "
