@@ -15,7 +15,7 @@ import shutil
 import signal
 import struct
 import subprocess
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ from proctor.computer.desktop import (
 from proctor.computer.desktop import (
     _computer as desktop_computer,
 )
+from proctor.computer.desktop._app import App
 from proctor.computer.mcp_lane import McpLane
 from proctor.records import AttemptRecord
 from proctor.runner import Arm, PlanItem, RunOptions, Worker, parse_arm, run_attempt
@@ -431,3 +432,67 @@ async def test_an_end_state_read_while_the_app_stalls_is_read_again(
     assert record.infra_faults == []
     assert record.result == "passed", record.failed_checks
     assert display(record) == "7006652"
+
+
+class Looker:
+    """Observes the calculator once, keeps what it was shown, and stops."""
+
+    def __init__(self, armed: list[bool]) -> None:
+        self.armed = armed
+        self.shown: list[str] = []
+
+    @property
+    def kind(self) -> str:
+        return "looker"
+
+    async def run(self, brief: str, computer: Computer) -> Outcome:
+        self.armed.append(True)
+        self.shown.append((await computer.observe()).snapshot)
+        await computer.act(a.Done(answer="looked"))
+        return Outcome(stop_reason="done")
+
+
+@pytest.mark.parametrize("at", ["window", "controls"])
+async def test_what_an_agent_is_shown_while_the_app_stalls_is_read_again(
+    desk_worker: Worker, monkeypatch: pytest.MonkeyPatch, at: str
+) -> None:
+    """The calculator is stopped for the first read of the window the agent observes,
+    while its window is looked for, or while its controls are read: that read finds no
+    window, or lacks the keys, and an agent shown it would look for buttons the app has
+    as if they were missing. The read saw the stall, so the window is read again."""
+    armed: list[bool] = []
+    stopped: list[int] = []
+
+    def stopping(real: Any, pid: Callable[[], int | None]) -> Any:
+        def read(*args: Any, **kwargs: Any) -> Any:
+            target = pid()
+            if not armed or stopped or target is None:
+                return real(*args, **kwargs)
+            stopped.append(target)
+            os.kill(target, signal.SIGSTOP)
+            try:
+                return real(*args, **kwargs)
+            finally:
+                os.kill(target, signal.SIGCONT)
+
+        return read
+
+    app: list[App] = []
+    real_windows = App.windows
+
+    def windows(self: App) -> list[Window]:
+        app[:] = [self]
+        return real_windows(self)
+
+    monkeypatch.setattr(App, "windows", windows)
+    if at == "window":
+        monkeypatch.setattr(App, "windows", stopping(windows, lambda: app[0].pid if app else None))
+    else:
+        monkeypatch.setattr(_tree, "outline", stopping(_tree.outline, lambda: app[0].pid))
+    looker = Looker(armed)
+    arm = Arm(name="looker", spec="looker", factory=lambda _scenario: looker)
+    record = await run_attempt(desk_worker, PlanItem(calc(), arm, 1), write=False)
+    assert len(stopped) == 1
+    assert record.infra_faults == []
+    assert len(looker.shown) == 1
+    assert 'toggle button "7"' in looker.shown[0], looker.shown[0]

@@ -41,7 +41,8 @@ WAIT_TEXT_TIMEOUT = 10.0
 END_NODES = 400
 """Controls of each window kept in the end state."""
 END_READS = 3
-"""Reads of the end state at most, while each one sees the machine stall."""
+"""Reads of the end state, or of the window an agent observes, at most, while each one
+sees the machine stall."""
 REPRESS_GAP = 0.15
 """Seconds between two presses of one control: GTK buttons drop a second click that comes
 sooner (the action still reports success), so a quicker repeat waits out the rest."""
@@ -382,9 +383,32 @@ class DesktopComputer:
     # ----- observing (on the AT-SPI thread) -------------------------------------------
 
     def _observe(self) -> Observation:
+        """What the agent is shown, read again while a read sees the machine stall
+        (``_stall``): a starved app's outline lacks controls it has, and an agent that
+        acts on it is misled by the machine.
+
+        Raises:
+            DesktopFault: every read of ``END_READS`` stalled (infra: the try is retried).
+        """
         running = self.apps[self.current]
-        window = running.app.active_window()
-        outline = running.app.observe()
+        for read in range(END_READS):
+            if read:
+                time.sleep(_stall.REREAD_S)
+            with _stall.watching() as watch:
+                try:
+                    window = running.app.active_window()
+                    outline = running.app.observe()
+                except AppLaunchFailed:
+                    if not watch.stalled:
+                        raise  # a window the app closed, not one the machine hid
+                    continue
+            if not watch.stalled:
+                break
+        else:
+            raise DesktopFault(
+                f"machine stalled while {running.spec.name}'s window was read for the agent, "
+                f"{END_READS} times: {watch.describe()}"
+            )
         self._outline = outline
         windows = self._all_windows()
         tabs = tuple(
