@@ -220,3 +220,52 @@ async def test_jailed_agent_reaches_its_lane_and_provider_and_no_other_listener(
     # And its MCP lane still works, to a pass.
     assert "SOLVED 0" in out, err[-20:]
     assert record.result == "passed", (record.failed_checks, record.error, err[-20:])
+
+
+FAILING_PROVIDER = r"""
+import json, os, socket, subprocess, sys
+from urllib.parse import urlsplit
+t = json.loads(sys.argv[1])
+proxy = urlsplit(os.environ["HTTPS_PROXY"])
+s = socket.create_connection((proxy.hostname, proxy.port), timeout=30)
+s.sendall(f"CONNECT {t['provider']} HTTP/1.1\r\nHost: {t['provider']}\r\n\r\n".encode())
+print("PROVIDER", s.recv(4096).split(b"\r\n")[0].decode(), flush=True)
+s.close()
+if t["then"] == "solve":
+    sys.exit(subprocess.run([sys.executable, t["agent"], "solve", "http"]).returncode)
+sys.exit(1)  # no model, no plan: the agent gives up
+"""
+
+
+@pytest.mark.parametrize("then", ["gives-up", "solve"])
+async def test_a_provider_the_proxy_cannot_reach_is_infra_unless_the_agent_finished(
+    worker: Worker, suite: dict[str, LoadedScenario], then: str
+) -> None:
+    """The provider's host answers, but nothing listens on its port: the proxy says 502
+    and keeps the fault. An agent that then gives up is the provider's casualty (infra,
+    retried, never scored); one that finishes the task anyway is graded as usual."""
+    if available() is not None:
+        pytest.skip(f"no jail on this machine: {available()}")
+    with provider_namespace() as provider:
+        closed = provider.namespace.listen(0, host=provider.far)
+        port = closed.getsockname()[1]
+        closed.close()  # bound once, now nothing listens there
+        targets = {"provider": f"{provider.far}:{port}", "then": then, "agent": str(AGENT)}
+        args = [sys.executable, "-c", FAILING_PROVIDER, json.dumps(targets)]
+        arm = parse_arm(f"failing=command:{shlex.join(args)}")
+        loaded = suite["manual-selectors"]
+        record = await run_attempt(worker, PlanItem(loaded, arm, 1), write=True)
+    if then == "gives-up":
+        assert record.result == "error" and record.stop_reason == "infra"
+        assert [f.kind for f in record.infra_faults] == ["provider"] * 3
+        message = record.infra_faults[0].message
+        assert f"could not reach {provider.far}:{port} could not be reached" in message, message
+        return
+    folder = attempt_folder(worker.run_dir, PlanItem(loaded, arm, 1))
+    trace = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
+    out = [e["line"] for e in trace if e["kind"] == "stdout"]
+    assert "PROVIDER HTTP/1.1 502 Bad Gateway" in out, out
+    faults = [e for e in trace if e["kind"] == "proxy_fault"]
+    assert [f["port"] for f in faults] == [port], faults
+    assert record.infra_faults == []
+    assert record.result == "passed", (record.failed_checks, record.error)

@@ -19,6 +19,12 @@ bound from inside it, served by asyncio tasks here, on the host's side:
 
 Nothing else is in the namespace: no other port of the machine exists for the agent.
 Each wait here has a deadline; every connection ends when the attempt does.
+
+A destination the proxy may reach but cannot (it does not resolve, refuses the
+connection, or does not answer within ``CONNECT_TIMEOUT``) is answered ``502`` or
+``504`` and kept in ``JailNetwork.faults`` (and traced as ``proxy_fault``): the
+model provider, or the network to it, failed, and an agent that then ends without
+``done`` is not scored (``command.CommandAgent`` raises ``ProviderFault``).
 """
 
 from __future__ import annotations
@@ -36,8 +42,9 @@ from urllib.parse import urlsplit
 from proctor._netns import SealedNetwork
 from proctor.errors import AgentError, ProctorError
 
-HEAD_TIMEOUT = 10.0
-"""Seconds a client has to send a proxy request's head."""
+HEAD_TIMEOUT = 60.0
+"""Seconds a client has to send a proxy request's head (it only frees a stuck connection:
+a loaded machine may be slow to send it)."""
 HEAD_MAX = 65536
 """Bytes a proxy request's head may take."""
 RESOLVE_TIMEOUT = 10.0
@@ -47,6 +54,7 @@ CONNECT_TIMEOUT = 15.0
 CLOSE_TIMEOUT = 2.0
 """Seconds to let the connections end when the attempt does."""
 CHUNK = 65536
+REASONS = {403: "Forbidden", 502: "Bad Gateway", 504: "Gateway Timeout"}
 
 PROXY_VARS = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "NO_PROXY")
 """The proxy variables set for the agent (and their lower-case twins)."""
@@ -110,6 +118,8 @@ class JailNetwork:
     lane_port: int
     trace: Trace
     proxy_port: int = 0
+    faults: list[str] = field(default_factory=list)
+    """Destinations the proxy was allowed to reach and could not, each as a sentence."""
     servers: list[asyncio.Server] = field(default_factory=list)
     links: set[asyncio.Task[Any]] = field(default_factory=set)
 
@@ -194,6 +204,9 @@ class JailNetwork:
         try:
             target = _target(head)
             upstream = await self._connect(target)
+        except _Unreachable as exc:
+            await _answer(writer, 504 if exc.timed_out else 502, str(exc))
+            return
         except ProctorError as exc:
             await _answer(writer, 403, str(exc))
             return
@@ -213,7 +226,7 @@ class JailNetwork:
                 RESOLVE_TIMEOUT,
             )
         except (OSError, TimeoutError) as exc:
-            raise AgentError(f"proctor proxy: {where} does not resolve ({exc})") from exc
+            raise self._unreachable(target, "does not resolve", exc) from exc
         addresses = list(dict.fromkeys(str(info[4][0]) for info in found))
         for address in addresses:
             why = refusal(address)
@@ -233,7 +246,23 @@ class JailNetwork:
                 continue
             self.trace("proxy", host=target.host, port=target.port, address=address)
             return opened
-        raise AgentError(f"proctor proxy: {where} could not be reached ({last})")
+        raise self._unreachable(target, "could not be reached", last)
+
+    def _unreachable(self, target: _Target, what: str, exc: BaseException | None) -> _Unreachable:
+        """Keep and trace a destination that failed, and the error that answers it."""
+        why = "no answer in time" if isinstance(exc, TimeoutError) else str(exc)
+        fault = f"{target.host}:{target.port} {what} ({why})"
+        self.faults.append(fault)
+        self.trace("proxy_fault", host=target.host, port=target.port, why=f"{what}: {why}")
+        return _Unreachable(f"proctor proxy: {fault}", timed_out=isinstance(exc, TimeoutError))
+
+
+class _Unreachable(AgentError):
+    """A destination the proxy may reach did not resolve, refused, or did not answer."""
+
+    def __init__(self, message: str, *, timed_out: bool) -> None:
+        super().__init__(message)
+        self.timed_out = timed_out
 
 
 @dataclass(frozen=True)
@@ -276,7 +305,7 @@ _HOP_HEADERS = frozenset({"connection", "proxy-connection", "proxy-authorization
 async def _answer(writer: asyncio.StreamWriter, status: int, text: str) -> None:
     body = (text + "\n").encode("utf-8", errors="replace")
     writer.write(
-        f"HTTP/1.1 {status} Forbidden\r\nContent-Type: text/plain\r\n"
+        f"HTTP/1.1 {status} {REASONS[status]}\r\nContent-Type: text/plain\r\n"
         f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
         + body
     )

@@ -28,6 +28,9 @@ Processes that left the tree (``setsid``) are found by the command's mark
 (``PROCTOR_AGENT_MARK``) and ended too. The trace's ``command_end`` says what
 still ran after the last deadline (``left``) and what was found only by the
 mark (``escaped``).
+When its proxy could not reach a destination it may reach (``_net``: the model
+provider failed, or the network to it) and it then ends without ``done``, the try
+is a ``ProviderFault``: infra, retried, never scored.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from proctor.agents._process import TERM_GRACE, AgentProcess, end_tree, spawn
 from proctor.agents._protocol import Computer, Outcome
 from proctor.computer.attempt import AGENT_HOME
 from proctor.computer.mcp_lane import McpLane
-from proctor.errors import AgentError, LimitReached, ProctorError
+from proctor.errors import AgentError, LimitReached, ProctorError, ProviderFault
 
 END_GRACE = 3.0
 """Seconds an agent gets to exit on its own after done or a limit (its calls are refused)."""
@@ -117,6 +120,10 @@ class CommandAgent:
                 asyncio.create_task(_pump(stderr, "stderr", computer, tail)),
             ]
             outcome = await self._until_end(agent, lane)
+        except LimitReached as exc:
+            if net is not None and net.faults:
+                raise _provider_fault(net) from exc  # it waited on a provider that failed
+            raise
         finally:
             try:
                 await self._cleanup(agent, pumps, lane, computer)
@@ -125,6 +132,8 @@ class CommandAgent:
                     await net.close()
             if hold is not None:  # empty: the jail moved what it held into place
                 release_hold(hold)
+        if net is not None and net.faults and outcome.stop_reason != "done":
+            raise _provider_fault(net)
         code = agent.process.returncode if agent is not None else None
         text = bytes(tail).decode("utf-8", errors="replace")
         return dataclasses.replace(outcome, exit_code=code, stderr_tail=text or None)
@@ -297,3 +306,13 @@ async def _pump(
 
 
 __all__ = ["CommandAgent"]
+
+
+def _provider_fault(net: JailNetwork) -> ProviderFault:
+    """The agent ended without ``done`` after its proxy failed to reach a destination it
+    may reach: the provider or the network failed it, so the try is infra, not scored."""
+    more = f" (and {len(net.faults) - 1} more)" if len(net.faults) > 1 else ""
+    return ProviderFault(
+        f"the agent's proxy could not reach {net.faults[0]}{more}, and the agent ended "
+        "without done: its model provider, or the network to it, failed"
+    )

@@ -318,6 +318,12 @@ async def test_a_slow_model_without_a_provider_failure_is_still_a_timeout(
         )
         for i, n in enumerate(LINKS)
     ]
+    # ... and then it dawdles: more slow replies than the wall limit leaves time for, so
+    # the limit, not the end of the transcript, stops it however fast the machine is
+    slow += [
+        Recorded(delay=0.9, body=openai_reply("wait", {"ms": 100}, call_id=f"w{i}"))
+        for i in range(30)
+    ]
     s = await serve(
         scaled, suite["header-enumeration"], slow, server, wire="compatible", extra="+timeout=20"
     )
