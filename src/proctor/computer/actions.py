@@ -24,7 +24,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from proctor.vocab import Surface
+from proctor.vocab import ScrollDirection, Surface
 
 BROWSER: frozenset[Surface] = frozenset({"browser"})
 DESKTOP: frozenset[Surface] = frozenset({"desktop"})
@@ -342,7 +342,7 @@ class Scroll(_Targeted):
     """Scroll in a direction by some pixels: the page (from the middle of the viewport), an element, or whatever scrolls under the point x,y."""  # noqa: E501
 
     op: Literal["scroll"] = "scroll"
-    direction: Literal["up", "down", "left", "right"] = Field(
+    direction: ScrollDirection = Field(
         default="down",
         description="Which way the content moves into view: down shows what is below, up "
         "what is above, right what is to the right, left what is to the left.",

@@ -33,8 +33,8 @@ from proctor.computer.desktop._tree import Node, Outline
 from proctor.computer.observation import Capture, Observation, TabInfo, png_size
 from proctor.computer.user import UserChannel
 from proctor.errors import BrowserFault, ComputerError, DesktopError, DesktopFault, SetupFault
-from proctor.records import Step, StepStatus
-from proctor.vocab import Surface
+from proctor.records import Step
+from proctor.vocab import StepStatus, Surface
 
 WAIT_TEXT_TIMEOUT = 10.0
 """Seconds ``wait text=`` looks for the text in the observed window."""
