@@ -5,22 +5,16 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Literal
 
 from proctor.computer.browser import BrowserHost, SealedNetwork, launch
 from proctor.computer.desktop import DesktopHost
 from proctor.errors import ComputerError, RunError
-from proctor.records import (
-    SPEND_LEDGER,
-    ControlFile,
-    EndState,
-    JudgeVerdict,
-    write_model_atomic,
-)
-from proctor.scenario import JudgeCriterion
+from proctor.grading import Judge
+from proctor.records import SPEND_LEDGER, ControlFile, write_model_atomic
 from proctor.vocab import SPARE_MODES, SealMode, SpareMode
 from proctor.world import DOMAIN, FixtureServer, PersonaModel, Site, all_sites
 
@@ -108,14 +102,6 @@ def seal_mode() -> SealMode:
     if value not in ("auto", "require", "off"):
         raise RunError(f"PROCTOR_SEAL={value!r}: use auto, require or off")
     return value  # type: ignore[return-value]
-
-
-class Judge(Protocol):
-    """Verdicts on criteria code cannot decide, from the end state's named evidence only."""
-
-    async def __call__(
-        self, criteria: Sequence[JudgeCriterion], end: EndState
-    ) -> list[JudgeVerdict]: ...
 
 
 class Worker:
