@@ -298,7 +298,7 @@ class Select(_Required):
         return self
 
 
-class Check(_Required):
+class Tick(_Required):
     """Tick (checked: true) or untick (checked: false) a checkbox or radio."""
 
     op: Literal["check"] = "check"
@@ -614,7 +614,7 @@ Action = Annotated[
     | Click
     | Fill
     | Select
-    | Check
+    | Tick
     | Press
     | Type
     | Scroll
@@ -639,7 +639,7 @@ Action = Annotated[
 ACTION_TYPES: dict[str, type[ActionModel]] = {
     cls.model_fields["op"].default: cls
     for cls in (
-        Navigate, Back, Click, Fill, Select, Check, Press, Type, Scroll, Hover,
+        Navigate, Back, Click, Fill, Select, Tick, Press, Type, Scroll, Hover,
         Drag, Upload, Tabs, Extract, Wait, Restart, Key, SetValue, Activate, Read,
         AskUser, RequestApproval, Schedule, Done,
     )

@@ -541,7 +541,7 @@ class DesktopComputer:
                 self.finished = True
                 return "done", action.answer
             case (
-                a.Navigate() | a.Back() | a.Click() | a.Fill() | a.Select() | a.Check()
+                a.Navigate() | a.Back() | a.Click() | a.Fill() | a.Select() | a.Tick()
                 | a.Scroll() | a.Hover() | a.Drag() | a.Upload() | a.Tabs() | a.Extract()
                 | a.Restart()
             ):  # fmt: skip
