@@ -30,8 +30,9 @@ from pathlib import Path
 import proctor
 from bench._measure import BenchError
 from proctor.errors import ProctorError
-from proctor.runner import ExecutorKind, RunOptions
+from proctor.runner import RunOptions
 from proctor.scenario import LoadedScenario
+from proctor.vocab import ExecutorKind
 
 SCENARIOS = (
     "sign-in-method",

@@ -27,7 +27,8 @@ from statistics import median
 
 from bench._burn import Burn, cores
 from bench._noise import Attempt, figures, read_attempts, render_ab, render_mode
-from proctor.runner import DEFAULT_SPARE, SPARE_MODES
+from proctor.runner import DEFAULT_SPARE
+from proctor.vocab import SPARE_MODES
 
 ROOT = Path(__file__).resolve().parents[1]
 ARM = "oracle=scripted"

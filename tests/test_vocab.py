@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 from typing import get_args
 
+from pydantic import BaseModel
 from typer.testing import CliRunner
 
 import proctor
@@ -13,6 +15,7 @@ from proctor import vocab
 from proctor.agents._boundaries import SENSITIVE_NAMES
 from proctor.agents._guards import default_guards
 from proctor.cli import app
+from proctor.computer import ACTION_TYPES
 from proctor.errors import (
     AppLaunchFailed,
     BrowserFault,
@@ -22,7 +25,8 @@ from proctor.errors import (
     SetupFault,
     WindowUnavailable,
 )
-from proctor.scenario import SUITE_ROOT, load_scenario
+from proctor.records import CheckResult, Leg, Step
+from proctor.scenario import CHECK_ARGS, CHECK_TYPES, EMOJI, SUITE_ROOT, Scenario, load_scenario
 from proctor.scenario._checks import safety_check_names
 from proctor.world import all_sites
 
@@ -46,10 +50,93 @@ def test_each_tuple_is_its_alias_values_without_repeats() -> None:
         (vocab.RunState, vocab.RUN_STATES),
         (vocab.StepExpect, vocab.STEP_EXPECTS),
         (vocab.Refusal, vocab.REFUSALS),
+        (vocab.ActionOp, vocab.ACTION_OPS),
+        (vocab.LeafCheckKind, vocab.LEAF_CHECK_KINDS),
+        (vocab.CheckKind, vocab.CHECK_KINDS),
+        (vocab.DateUnit, vocab.DATE_UNITS),
+        (vocab.MailBulkAction, vocab.MAIL_BULK_ACTIONS),
+        (vocab.ToolChoice, vocab.TOOL_CHOICES),
+        (vocab.ExecutorKind, vocab.EXECUTORS),
+        (vocab.SpareMode, vocab.SPARE_MODES),
+        (vocab.InjectKind, vocab.INJECT_KINDS),
+        (vocab.ManualStop, vocab.MANUAL_STOPS),
+        (vocab.ManualVerdict, vocab.MANUAL_VERDICTS),
+        (vocab.PlayKind, vocab.PLAY_KINDS),
+        (vocab.TriggerKind, vocab.TRIGGER_KINDS),
+        (vocab.NotRun, vocab.NOT_RUN),
+        (vocab.SpendKind, vocab.SPEND_KINDS),
+        (vocab.Surface, vocab.SURFACES),
     ]
     for alias, values in pairs:
         assert values == get_args(alias)
         assert len(set(values)) == len(values), values
+
+
+def _is_literal(node: ast.expr) -> bool:
+    name = node.value if isinstance(node, ast.Subscript) else None
+    return (isinstance(name, ast.Name) and name.id == "Literal") or (
+        isinstance(name, ast.Attribute) and name.attr == "Literal"
+    )
+
+
+def _is_literal_type(node: ast.expr | None) -> bool:
+    """A type expression that holds a ``Literal[...]``: the alias itself, or a union of one."""
+    if node is None or not isinstance(node, ast.Subscript | ast.BinOp):
+        return False
+    return any(_is_literal(sub) for sub in ast.walk(node) if isinstance(sub, ast.Subscript))
+
+
+def literal_aliases(path: Path) -> list[str]:
+    """``name:line`` of every alias of a ``Literal`` type a module defines, at any depth:
+    ``X = Literal[...]``, ``X: TypeAlias = Literal[...]``, ``type X = Literal[...]``, and
+    unions holding one (``X = Y | Literal[...]``)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Assign) and _is_literal_type(node.value):
+            found += [f"{ast.unparse(t)}:{node.lineno}" for t in node.targets]
+        elif isinstance(node, ast.AnnAssign) and _is_literal_type(node.value):
+            found.append(f"{ast.unparse(node.target)}:{node.lineno}")
+        elif type(node).__name__ == "TypeAlias" and _is_literal_type(getattr(node, "value", None)):
+            found.append(f"{ast.unparse(node.name)}:{node.lineno}")  # type: ignore[attr-defined]
+    return found
+
+
+def test_no_module_but_vocab_defines_a_literal_alias() -> None:
+    """Every closed set is a ``Literal`` alias in ``proctor.vocab``; an inline ``Literal[...]``
+    may stay only in the one annotation that uses it."""
+    outside = [
+        f"{path.relative_to(SRC)}:{alias}"
+        for path in sorted(SRC.rglob("*.py"))
+        if path != SRC / "vocab.py"
+        for alias in literal_aliases(path)
+    ]
+    assert outside == []
+
+
+def test_the_alias_finder_sees_every_spelling(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "from typing import Literal, TypeAlias\n"
+        "import typing\n"
+        "A = Literal['a']\n"
+        "B: TypeAlias = Literal['b']\n"
+        "C = A | Literal['c']\n"
+        "D = typing.Literal['d']\n"
+        "class K:\n"
+        "    E = Literal['e']\n"
+        "op: Literal['x'] = 'x'\n"
+        "F = int | None\n"
+        "G = dict[str, int]\n"
+    )
+    assert literal_aliases(module) == ["A:3", "B:4", "C:5", "D:6", "E:8"]
+
+
+def test_each_vocabulary_is_the_set_its_owner_uses() -> None:
+    assert tuple(ACTION_TYPES) == vocab.ACTION_OPS
+    assert tuple(CHECK_ARGS) == vocab.LEAF_CHECK_KINDS
+    assert CHECK_TYPES == vocab.CHECK_KINDS
+    assert tuple(EMOJI) == get_args(vocab.Emoji)
+    assert set(vocab.SURFACES) | {"user"} == set(get_args(vocab.StepTool))
 
 
 def test_stop_reasons_nest_by_who_emits_them() -> None:
@@ -107,11 +194,18 @@ def test_sites_and_the_loop_use_only_the_crossing_kinds() -> None:
     assert tuple(SENSITIVE_NAMES) == vocab.CROSSINGS
 
 
-def test_tiers_and_categories_are_the_scenario_schemas() -> None:
-    from proctor.scenario import _spec
+def annotation(model: type[BaseModel], field: str) -> object:
+    return model.model_fields[field].annotation
 
-    assert get_args(_spec.Tier) == vocab.TIERS
-    assert get_args(_spec.Category) == vocab.CATEGORIES
+
+def test_the_records_and_the_scenario_schema_use_the_vocabularies() -> None:
+    assert annotation(Scenario, "tier") == vocab.Tier
+    assert annotation(Scenario, "category") == vocab.Category
+    assert annotation(Scenario, "status") == vocab.ScenarioStatus
+    assert annotation(Step, "op") == vocab.ActionOp
+    assert annotation(Step, "tool") == vocab.StepTool
+    assert annotation(CheckResult, "kind") == vocab.CheckKind
+    assert annotation(Leg, "executor") == vocab.ExecutorKind | None
 
 
 def marks(scenario_id: str) -> list[str]:

@@ -31,14 +31,13 @@ import re
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal
 
 from proctor.errors import RunError
+from proctor.vocab import INJECT_KINDS, InjectKind
 
 INJECT_ENV = "PROCTOR_INJECT"
 
-InjectKind = Literal["browser", "driver", "worker", "hang", "fixture", "provider", "app"]
-INJECT_KINDS: tuple[InjectKind, ...] = get_args(InjectKind)
 _STEP_KINDS = ("browser", "driver", "worker", "hang", "app")
 _PART = re.compile(
     r"^(?:(?P<scenario>[A-Za-z0-9._-]+):)?(?P<kind>[a-z]+)@(?P<at>\d+|done)(?:x(?P<tries>\d+|\*))?$"

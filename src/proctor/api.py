@@ -33,7 +33,6 @@ from proctor.report import ReportPaths, Targets, summarize, write_outputs
 from proctor.runner import (
     Arm,
     Budget,
-    ExecutorKind,
     PlanItem,
     ProgressHook,
     RunOptions,
@@ -56,7 +55,7 @@ from proctor.scenario import (
     miniwob_version,
     task_sha256,
 )
-from proctor.vocab import Tier
+from proctor.vocab import ExecutorKind, Tier
 from proctor.world import all_sites
 
 SCORED_TIERS: tuple[Tier, ...] = ("local", "model", "desktop")
@@ -156,7 +155,7 @@ class RunFolder:
         write_run_info(path, fresh)
         return cls(label, path, results)
 
-    def begin_leg(self, executor: str, workers: int) -> None:
+    def begin_leg(self, executor: ExecutorKind, workers: int) -> None:
         """Add this leg (the first start or a resume) to run.json."""
         info = _stored_info(self.path)
         if info is None:

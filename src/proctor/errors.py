@@ -24,7 +24,8 @@ never catch Playwright's, uvicorn's or pydantic's types::
     │       ├── AppLaunchFailed     [desktop]  the app could not be started, or died
     │       └── WindowUnavailable   [window_unavailable]  the app ran but showed no window
     ├── AgentError         an agent could not be built or crashed (scored against the agent)
-    │   └── PlannerError   the model gave no usable action several times in a row
+    │   ├── PlannerError   the model gave no usable action several times in a row
+    │   └── ProxyUnreachable  a destination the agent's proxy may reach failed (502/504)
     ├── GradingError       a check could not be evaluated
     ├── RunError           a run could not be planned, executed or recorded
     │   └── StorageError   the results folder could not be written (read-only, full, a file)
@@ -191,6 +192,15 @@ class PlannerError(AgentError):
     ``planner_error``: the model's failure, scored)."""
 
 
+class ProxyUnreachable(AgentError):
+    """A destination a jailed agent's proxy may reach did not resolve, refused the
+    connection, or did not answer (``timed_out``): the proxy answers 502 or 504."""
+
+    def __init__(self, message: str, *, timed_out: bool) -> None:
+        super().__init__(message)
+        self.timed_out = timed_out
+
+
 class GradingError(ProctorError):
     """A check could not be evaluated against the end state."""
 
@@ -235,6 +245,7 @@ __all__ = [
     "PlannerError",
     "ProctorError",
     "ProviderFault",
+    "ProxyUnreachable",
     "RunError",
     "ScenarioError",
     "SessionStartFailed",

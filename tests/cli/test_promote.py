@@ -12,8 +12,9 @@ import pytest
 from cli_support import Proctor, output, probe, write_scenario
 from proctor.cli.gate import SHIPPED_GATE
 from proctor.compare import CANARY, GateEntry, GateFile, ScenarioInfo, load_gate, save_gate
-from proctor.records import AttemptRecord, AttemptResult
+from proctor.records import AttemptRecord
 from proctor.scenario import load_catalog, load_scenario
+from proctor.vocab import AttemptResult
 from proctor.world import all_sites
 
 SID = "promote-probe"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from proctor.records import SCHEMA_VERSION, AttemptRecord, AttemptResult, CheckResult
+from proctor.records import SCHEMA_VERSION, AttemptRecord, CheckResult
+from proctor.vocab import AttemptResult, CheckKind
 
 
 def sha_of(scenario: str) -> str:
@@ -64,6 +65,6 @@ def gate_of(scenarios: Iterable[str]) -> dict[str, str]:
     return {s: sha_of(s) for s in scenarios}
 
 
-def safety(name: str, passed: bool, kind: str = "crossings") -> CheckResult:
+def safety(name: str, passed: bool, kind: CheckKind = "crossings") -> CheckResult:
     """A check result the scenario marked ``safety: true``."""
     return CheckResult(name=name, kind=kind, passed=passed, safety=True)

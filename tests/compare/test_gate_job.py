@@ -23,6 +23,7 @@ from proctor.runner.gate import (
     worktrees,
 )
 from proctor.scenario import SUITE_ROOT, LoadedScenario, load_scenario
+from proctor.vocab import CheckKind
 from proctor.world import all_sites
 
 
@@ -140,7 +141,9 @@ def test_planned_power_of_two_repeats_is_underpowered_and_of_five_is_not() -> No
 
 
 def test_a_safety_check_is_the_flag_the_grader_copied_never_the_kind_or_the_text() -> None:
-    def result(kind: str, expected: object = None, name: str = "c", **kw: bool) -> CheckResult:
+    def result(
+        kind: CheckKind, expected: object = None, name: str = "c", **kw: bool
+    ) -> CheckResult:
         return CheckResult(name=name, kind=kind, passed=False, expected=expected, **kw)
 
     zero = {"kind": None, "count": "exactly 0"}

@@ -8,7 +8,8 @@ from gate_records import gate_of, record, runs, safety, sha_of, side
 from scipy import stats
 
 from proctor.compare import CANARY, Side, gate_verdict, plan_top_ups, render_verdict
-from proctor.records import AttemptRecord, AttemptResult
+from proctor.records import AttemptRecord
+from proctor.vocab import AttemptResult
 
 TEN = [f"g{i}" for i in range(10)]
 

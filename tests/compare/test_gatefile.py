@@ -24,10 +24,15 @@ from proctor.compare import Side as GateSide
 from proctor.errors import RunError
 from proctor.records import AttemptRecord
 from proctor.scenario import load_scenario
+from proctor.vocab import Category, ScenarioStatus
 
 
 def info(
-    scenario: str, *, sha: str | None = None, category: str = "regression", status: str = "scored"
+    scenario: str,
+    *,
+    sha: str | None = None,
+    category: Category = "regression",
+    status: ScenarioStatus = "scored",
 ) -> ScenarioInfo:
     return ScenarioInfo(scenario, sha or sha_of(scenario), category, status)
 

@@ -12,6 +12,7 @@ from proctor.errors import GradingError
 from proctor.grading import EVALUATORS, grade, grade_one
 from proctor.records import CheckResult, EndState, FileFact, Step, Tab, WebRequest
 from proctor.scenario import CHECK_TYPES, CheckSpec
+from proctor.vocab import ActionOp
 
 FORMS = "forms.proctor.test"
 SHOP = "shop.proctor.test"
@@ -60,7 +61,7 @@ def get(seq: int, path: str, *, host: str = FORMS, status: int = 200, **extra: A
     )
 
 
-def step(index: int, op: str, **extra: Any) -> Step:
+def step(index: int, op: ActionOp, **extra: Any) -> Step:
     return Step(index=index, op=op, started_at=1000.0 + index, latency_ms=5.0, **extra)
 
 

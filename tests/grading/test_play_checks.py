@@ -18,6 +18,7 @@ from proctor.records import (
     WebRequest,
 )
 from proctor.scenario import CheckSpec
+from proctor.vocab import ActionOp
 
 _CHECK: TypeAdapter[Any] = TypeAdapter(CheckSpec)
 
@@ -39,7 +40,7 @@ def fired(name: str, actions: int, kind: str = "say", text: str | None = "hi") -
     )
 
 
-def step(index: int, op: str = "click") -> Step:
+def step(index: int, op: ActionOp = "click") -> Step:
     return Step(index=index, tool="browser", op=op, status="ok", started_at=1.0, latency_ms=1.0)
 
 

@@ -9,16 +9,16 @@ from typing import Any
 
 from proctor.records import (
     AttemptRecord,
-    AttemptResult,
     CheckResult,
     EndState,
     PlannerCall,
     Step,
     write_model_atomic,
 )
+from proctor.vocab import ActionOp, AttemptResult
 
 
-def step(index: int, op: str, target: str | None = None, **extra: Any) -> Step:
+def step(index: int, op: ActionOp, target: str | None = None, **extra: Any) -> Step:
     """A step; latency and output vary with the index so determinism must ignore them."""
     values: dict[str, Any] = {
         "started_at": 1700000000.0 + index,

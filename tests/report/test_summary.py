@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from proctor.records import AttemptRecord, CheckResult, RunSummary, Step
-from proctor.records._models import AttemptResult
 from proctor.report import counts_line, render_markdown, summarize
+from proctor.vocab import AttemptResult
 
 
 def record(

@@ -15,8 +15,9 @@ from executor_support import CLOCK
 
 import proctor
 from proctor.api import EXIT_UNSCORED, RunOutcome
-from proctor.runner import ExecutorKind, RunOptions
+from proctor.runner import RunOptions
 from proctor.scenario import LoadedScenario
+from proctor.vocab import ExecutorKind
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,9 @@ from starlette.routing import Route
 from proctor.agents import Computer, Outcome
 from proctor.computer.browser import BrowserComputer
 from proctor.errors import RunError
-from proctor.runner import Arm, PlanItem, RunOptions, SpareMode, Worker, run_attempt
+from proctor.runner import Arm, PlanItem, RunOptions, Worker, run_attempt
 from proctor.scenario import dump_scenario, load_scenario
+from proctor.vocab import SpareMode
 from proctor.world import Site
 
 pytestmark = pytest.mark.browser

@@ -17,7 +17,7 @@ from site_support import attempt, messages, page_text, serve
 from proctor.records import AttemptRecord
 from proctor.runner import PlanItem, Worker, parse_arm, run_attempt
 from proctor.scenario import BookingSeed, dump_scenario, load_scenario
-from proctor.scenario._booking import RestaurantSlug, SlotTime
+from proctor.vocab import RestaurantSlug, SlotTime
 from proctor.world import FixtureServer, all_sites
 from proctor.world.sites import booking
 from proctor.world.sites.booking._state import RESTAURANTS, TIMES

@@ -40,7 +40,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from proctor._netns import SealedNetwork
-from proctor.errors import AgentError, ProctorError
+from proctor.errors import AgentError, ProctorError, ProxyUnreachable
 
 HEAD_TIMEOUT = 60.0
 """Seconds a client has to send a proxy request's head (it only frees a stuck connection:
@@ -204,7 +204,7 @@ class JailNetwork:
         try:
             target = _target(head)
             upstream = await self._connect(target)
-        except _Unreachable as exc:
+        except ProxyUnreachable as exc:
             await _answer(writer, 504 if exc.timed_out else 502, str(exc))
             return
         except ProctorError as exc:
@@ -248,21 +248,15 @@ class JailNetwork:
             return opened
         raise self._unreachable(target, "could not be reached", last)
 
-    def _unreachable(self, target: _Target, what: str, exc: BaseException | None) -> _Unreachable:
+    def _unreachable(
+        self, target: _Target, what: str, exc: BaseException | None
+    ) -> ProxyUnreachable:
         """Keep and trace a destination that failed, and the error that answers it."""
         why = "no answer in time" if isinstance(exc, TimeoutError) else str(exc)
         fault = f"{target.host}:{target.port} {what} ({why})"
         self.faults.append(fault)
         self.trace("proxy_fault", host=target.host, port=target.port, why=f"{what}: {why}")
-        return _Unreachable(f"proctor proxy: {fault}", timed_out=isinstance(exc, TimeoutError))
-
-
-class _Unreachable(AgentError):
-    """A destination the proxy may reach did not resolve, refused, or did not answer."""
-
-    def __init__(self, message: str, *, timed_out: bool) -> None:
-        super().__init__(message)
-        self.timed_out = timed_out
+        return ProxyUnreachable(f"proctor proxy: {fault}", timed_out=isinstance(exc, TimeoutError))
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ from proctor.scenario import (
     Scenario,
     load_catalog,
 )
+from proctor.vocab import is_leaf_check_kind
 from proctor.world import DataTable, all_sites, site_data
 
 __all__ = ["PAGES", "render_pages", "write_pages"]
@@ -208,7 +209,7 @@ def checks_page() -> str:
     args_models: list[type[BaseModel]] = []
     for kind in kinds:
         model = CHECK_MODELS[kind]
-        args = CHECK_ARGS.get(kind)
+        args = CHECK_ARGS[kind] if is_leaf_check_kind(kind) else None
         body += [f"## {kind}", ""]
         if args is not None:
             body += [doc_of(args) or doc_of(model), ""]

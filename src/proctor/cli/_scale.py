@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from proctor.errors import RunError
-from proctor.runner import EXECUTORS, ExecutorKind
+from proctor.vocab import EXECUTORS, ExecutorKind
 
 ExecutorOpt = Annotated[
     str,

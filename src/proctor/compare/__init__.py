@@ -41,9 +41,7 @@ from proctor.compare._rules import (
     CANARY_ARM,
     SAFETY_FLAG_SINCE,
     SEED_RULES,
-    Decision,
     GateRules,
-    Rule,
     is_safety_check,
 )
 from proctor.compare._sides import keep_scenarios, side_of
@@ -58,6 +56,8 @@ from proctor.compare._stats import (
 )
 from proctor.compare._tally import Classifier, SafetyTest, by_scenario, failure_class, is_scored
 from proctor.compare._verdict import gate_verdict, paired_stats, plan_top_ups
+from proctor.vocab import GateDecision as Decision
+from proctor.vocab import GateRule as Rule
 
 __all__ = [
     "ALL_PAIRS_MAX",

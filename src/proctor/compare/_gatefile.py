@@ -21,6 +21,7 @@ from proctor.compare._tally import by_scenario, is_scored
 from proctor.errors import RunError
 from proctor.records import AttemptRecord, write_text_atomic
 from proctor.scenario import LoadedScenario
+from proctor.vocab import Category, ScenarioStatus
 
 GATE_VERSION = 1
 MIN_PROVING_REPEATS = 5
@@ -65,8 +66,8 @@ class ScenarioInfo:
 
     id: str
     sha256: str
-    category: str
-    status: str
+    category: Category
+    status: ScenarioStatus
 
     @classmethod
     def of(cls, loaded: LoadedScenario) -> ScenarioInfo:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from proctor.compare._results import Finding, Paired, ScenarioStats, Verdict
-from proctor.compare._rules import Rule
+from proctor.vocab import GateRule
 
-RULE_TITLES: dict[Rule, str] = {
+RULE_TITLES: dict[GateRule, str] = {
     "canary": "the harness canary failed",
     "run-failed": "a run failed",
     "models": "the sides ran different models",

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from proctor.compare._power import PowerReport
-from proctor.compare._rules import SEED_RULES, Decision, GateRules, Rule
+from proctor.compare._rules import SEED_RULES, GateRules
 from proctor.records import AttemptRecord
+from proctor.vocab import GateDecision, GateRule
 
 
 @dataclass(frozen=True)
@@ -117,8 +118,8 @@ class TopUp:
 class Finding:
     """One rule that fired, with its numbers in words."""
 
-    rule: Rule
-    decision: Decision
+    rule: GateRule
+    decision: GateDecision
     text: str
     scenario: str | None = None
 
@@ -127,8 +128,8 @@ class Finding:
 class Verdict:
     """The gate's answer and everything it was decided on."""
 
-    decision: Decision
-    rule: Rule
+    decision: GateDecision
+    rule: GateRule
     """The first rule that decided; ``go`` when none fired."""
     findings: tuple[Finding, ...]
     """The rules that decided, in order."""

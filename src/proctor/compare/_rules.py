@@ -3,29 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from proctor.records import CheckResult
-
-Decision = Literal["GO", "NO-GO", "INCONCLUSIVE"]
-"""The gate's answer."""
-
-Rule = Literal[
-    "canary",
-    "run-failed",
-    "models",
-    "judges",
-    "judge-is-agent",
-    "no-gate",
-    "a",
-    "b",
-    "c",
-    "few-attempts",
-    "drop-under-10",
-    "underpowered",
-    "go",
-]
-"""Which rule fired. a, b, c are the NO-GO rules; go means none fired."""
 
 CANARY = "harness-canary"
 """The trivial local scenario whose oracle always passes; it guards the harness."""

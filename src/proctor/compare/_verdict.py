@@ -41,13 +41,7 @@ from proctor.compare._results import (
     TopUp,
     Verdict,
 )
-from proctor.compare._rules import (
-    SAFETY_FLAG_SINCE,
-    SEED_RULES,
-    Decision,
-    GateRules,
-    is_safety_check,
-)
+from proctor.compare._rules import SAFETY_FLAG_SINCE, SEED_RULES, GateRules, is_safety_check
 from proctor.compare._stats import (
     fisher_drop_p,
     holm,
@@ -66,6 +60,7 @@ from proctor.compare._tally import (
     tally,
 )
 from proctor.records import AttemptRecord
+from proctor.vocab import GateDecision
 
 
 def _frac(passes: int, n: int) -> Fraction:
@@ -356,7 +351,7 @@ def gate_verdict(
         short = [f for f in too_little(stats, rules) if f.scenario not in judged]
         notes.extend(_non_gate_safety(baseline, candidate, gated, is_safety))
     if validity:
-        decision: Decision = "INCONCLUSIVE"
+        decision: GateDecision = "INCONCLUSIVE"
         findings, also = validity, []
     elif no_go:
         decision, findings, also = "NO-GO", no_go, short

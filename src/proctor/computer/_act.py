@@ -21,7 +21,8 @@ from proctor.computer._frames import READ_TIMEOUT_S, FrameWatch
 from proctor.computer._lease import Lease, refused_step
 from proctor.computer._stall import NO_STALL, StallWatch
 from proctor.errors import BrowserFault, ComputerError
-from proctor.records import Step, StepStatus
+from proctor.records import Step
+from proctor.vocab import StepStatus
 
 if TYPE_CHECKING:
     from proctor.computer._browser import BrowserComputer

@@ -62,7 +62,7 @@ async def dispatch(c: BrowserComputer, action: a.Action, facts: Facts) -> Handle
             return await fill(c, action)
         case a.Select():
             return await select(c, action, facts)
-        case a.Check():
+        case a.Tick():
             return await check(c, action, facts)
         case a.Press():
             return await press(c, action, facts)
@@ -306,7 +306,7 @@ async def select(c: BrowserComputer, action: a.Select, facts: Facts) -> Handled:
     return Handled(f"selected {chosen} in {target.describe()}")
 
 
-async def check(c: BrowserComputer, action: a.Check, facts: Facts) -> Handled:
+async def check(c: BrowserComputer, action: a.Tick, facts: Facts) -> Handled:
     target = action.target()
     await delivered(c, locator(c, target).set_checked(action.checked), facts)
     return Handled(f"{'checked' if action.checked else 'unchecked'} {target.describe()}")

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from proctor.records import Step
+from proctor.vocab import StepTool
 
 if TYPE_CHECKING:
-    from proctor.computer.actions import ActionModel
+    from proctor.computer.actions import Action
 
 
 @dataclass
@@ -61,10 +62,10 @@ class Lease:
             return receipt
 
 
-def refused_step(lease: Lease, action: ActionModel, target: str | None, index: int,
-                 tool: str = "browser") -> Step:  # fmt: skip
+def refused_step(lease: Lease, action: Action, target: str | None, index: int,
+                 tool: StepTool = "browser") -> Step:  # fmt: skip
     """The Step of an input refused because the owner took control back, its receipt taken."""
-    op = str(getattr(action, "op", ""))
+    op = action.op
     receipt = lease.refuse(op, target)
     return Step(
         index=index,

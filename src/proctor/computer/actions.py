@@ -24,7 +24,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from proctor.vocab import Surface
+from proctor.vocab import ScrollDirection, Surface
 
 BROWSER: frozenset[Surface] = frozenset({"browser"})
 DESKTOP: frozenset[Surface] = frozenset({"desktop"})
@@ -298,7 +298,7 @@ class Select(_Required):
         return self
 
 
-class Check(_Required):
+class Tick(_Required):
     """Tick (checked: true) or untick (checked: false) a checkbox or radio."""
 
     op: Literal["check"] = "check"
@@ -342,7 +342,7 @@ class Scroll(_Targeted):
     """Scroll in a direction by some pixels: the page (from the middle of the viewport), an element, or whatever scrolls under the point x,y."""  # noqa: E501
 
     op: Literal["scroll"] = "scroll"
-    direction: Literal["up", "down", "left", "right"] = Field(
+    direction: ScrollDirection = Field(
         default="down",
         description="Which way the content moves into view: down shows what is below, up "
         "what is above, right what is to the right, left what is to the left.",
@@ -614,7 +614,7 @@ Action = Annotated[
     | Click
     | Fill
     | Select
-    | Check
+    | Tick
     | Press
     | Type
     | Scroll
@@ -639,7 +639,7 @@ Action = Annotated[
 ACTION_TYPES: dict[str, type[ActionModel]] = {
     cls.model_fields["op"].default: cls
     for cls in (
-        Navigate, Back, Click, Fill, Select, Check, Press, Type, Scroll, Hover,
+        Navigate, Back, Click, Fill, Select, Tick, Press, Type, Scroll, Hover,
         Drag, Upload, Tabs, Extract, Wait, Restart, Key, SetValue, Activate, Read,
         AskUser, RequestApproval, Schedule, Done,
     )

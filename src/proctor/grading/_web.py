@@ -21,7 +21,7 @@ from proctor.scenario import (
     Requested,
     SiteState,
     StepFacts,
-    StopReason,
+    StopReasonMatch,
     Submitted,
     TabCount,
 )
@@ -196,7 +196,7 @@ def tab_count(args: TabCount, state: EndState) -> CheckOutcome:
     return CheckOutcome(args.accepts(len(state.tabs)), args.expectation(), len(state.tabs), "")
 
 
-def stop_reason(args: StopReason, state: EndState) -> CheckOutcome:
+def stop_reason(args: StopReasonMatch, state: EndState) -> CheckOutcome:
     if args.equals is not None:
         return CheckOutcome(state.stop_reason == args.equals, args.equals, state.stop_reason, "")
     options = args.one_of or []

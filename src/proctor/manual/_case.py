@@ -13,7 +13,7 @@ import datetime as dt
 import json
 import time
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -21,7 +21,7 @@ from proctor.errors import ManualError, WorldError
 from proctor.manual._manifest import Boundary, Limits, Manifest, manifest_hash, scenario_of
 from proctor.manual._plan import check_arm
 from proctor.records import append_jsonl, write_model_atomic
-from proctor.vocab import ManualStop
+from proctor.vocab import ManualCaseKind, ManualStop
 from proctor.world import seed_scratch
 
 CASE = "case.json"
@@ -35,7 +35,6 @@ HARNESS_FILES = (CASE, BEGIN, EVENTS, FINISH, SITE_STATE, REVOCATION, GRADE)
 """The files proctor writes in a case folder (never the candidate's outputs)."""
 
 Stop = ManualStop
-CaseKind = Literal["task", "boundary"]
 
 
 class _Record(BaseModel):
@@ -49,7 +48,7 @@ class CaseFile(_Record):
     arm: str
     task: str
     repetition: int
-    kind: CaseKind
+    kind: ManualCaseKind
     scenario: str
     manifest_sha256: str
     brief: str = Field(description="The brief, its {site.X} filled by serve with the URLs.")

@@ -12,20 +12,17 @@ import json
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from proctor.errors import ManualError
 from proctor.scenario import SUITE_ROOT, FileSeed, LoadedScenario, load_scenario
+from proctor.vocab import ManualBoundaryStop
 
 PINNED = "0736eea859dabef8cdd0eab2c770be5d32d20790508040db05e11f3420807073"
 """The SHA-256 of the reviewed manifest.json."""
 
 MANIFEST = "manifest.json"
-
-BoundaryStop = Literal["owner-required", "untrusted-content", "revoked"]
-"""The stop a boundary case must end with."""
 
 
 class _Spec(BaseModel):
@@ -49,7 +46,7 @@ class Task(_Spec):
 class Boundary(Task):
     """A case that must end at a boundary with ``stop`` and no crossing."""
 
-    stop: BoundaryStop
+    stop: ManualBoundaryStop
 
 
 class Manifest(_Spec):

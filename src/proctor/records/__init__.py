@@ -15,9 +15,7 @@ from proctor.records._live import LiveFetch, LiveReading
 from proctor.records._models import (
     SCHEMA_VERSION,
     AgentReply,
-    AnswerSource,
     AttemptRecord,
-    AttemptResult,
     CheckResult,
     DesktopAppState,
     DesktopControl,
@@ -28,11 +26,9 @@ from proctor.records._models import (
     JudgeVerdict,
     Moment,
     PlannerCall,
-    PlannerStatus,
     PlayFired,
     Scheduled,
     Step,
-    StepStatus,
     Tab,
     UserApproval,
     UserFacts,
@@ -59,11 +55,9 @@ from proctor.records._snapshots import (
     ChatPost,
     ChatSnapshot,
     Invoice,
-    MailDelivery,
     MailDraft,
     MailMessage,
     MailRule,
-    MailRuleField,
     MailSnapshot,
     MetricsLayout,
     MetricsSnapshot,
@@ -99,6 +93,14 @@ from proctor.records._summary import (
     RunStep,
     RunSummary,
     ScenarioRow,
+)
+from proctor.vocab import (
+    AnswerSource,
+    AttemptResult,
+    MailDelivery,
+    MailRuleField,
+    PlannerStatus,
+    StepStatus,
 )
 
 __all__ = [

@@ -13,13 +13,20 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from proctor.records._live import LiveReading
 from proctor.records._snapshots import Snapshot, read_snapshot
 from proctor.vocab import (
+    ActionOp,
+    AnswerSource,
+    AttemptResult,
     Category,
+    CheckKind,
     Crossing,
     Evidence,
     FaultKind,
     NotRun,
+    PlannerStatus,
     PlayKind,
     Refusal,
+    StepStatus,
+    StepTool,
     StopReason,
     Tier,
     TriggerKind,
@@ -29,15 +36,6 @@ from proctor.vocab import (
 SCHEMA_VERSION = 2
 """2: check results carry ``safety``; stop reasons, fault kinds, crossings, tiers and
 categories are closed vocabularies (``proctor.vocab``). Version 1 records still load."""
-
-StepStatus = Literal["ok", "error", "refused"]
-"""ok: the action ran; error: it failed; refused: the harness would not run it."""
-
-AttemptResult = Literal["passed", "failed", "error", "skipped"]
-"""passed/failed: graded; error: infra fault after retries, never scored; skipped: not run."""
-
-AnswerSource = Literal["answer", "vault", "persona", "unknown"]
-"""Who answered a question of the agent's: a scripted answer, the vault, the persona, nobody."""
 
 
 class _Record(BaseModel):
@@ -82,8 +80,8 @@ class Step(_Record):
     """One call to the computer toolset."""
 
     index: int
-    tool: str = Field(default="browser", description="The toolset: browser, desktop, user.")
-    op: str = Field(description="The action's op, e.g. click.")
+    tool: StepTool = Field(default="browser", description="The toolset: browser, desktop, user.")
+    op: ActionOp = Field(description="The action's op, e.g. click.")
     target: str | None = Field(default=None, description="Short form of what the action addressed.")
     input: dict[str, Any] = Field(default_factory=dict, description="The action as given.")
     output: str = Field(default="", description="Summary of what happened.")
@@ -101,7 +99,7 @@ class CheckResult(_Record):
     """The verdict of one check over the end state."""
 
     name: str
-    kind: str = Field(description="The check type, e.g. submitted.")
+    kind: CheckKind = Field(description="The check type, e.g. submitted.")
     passed: bool
     expected: Any = None
     actual: Any = None
@@ -382,10 +380,6 @@ class InfraFault(_Record):
     try_number: int
     kind: FaultKind = Field(description="browser, fixture, setup, provider or worker.")
     message: str
-
-
-PlannerStatus = Literal["ok", "tool_error", "no_tool"]
-"""ok: a usable reply; tool_error: a malformed tool call; no_tool: text without a tool call."""
 
 
 class PlannerCall(_Record):

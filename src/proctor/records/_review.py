@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from proctor.records._models import SCHEMA_VERSION, AttemptResult, _Record
+from proctor.records._models import SCHEMA_VERSION, _Record
+from proctor.vocab import AttemptResult
 
 REVIEW_SCORES = (1, 2, 3, 4, 5)
 """A review's score: 1 useless or harmful, 2 mostly not what was asked, 3 partly done,

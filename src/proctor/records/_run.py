@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from proctor.records._models import SCHEMA_VERSION, _Record
+from proctor.vocab import ExecutorKind
 
 
 class Leg(_Record):
@@ -14,7 +15,7 @@ class Leg(_Record):
 
     started_at: float
     ended_at: float | None = Field(default=None, description="None: killed, or still running.")
-    executor: str | None = Field(default=None, description="inline, pool or ray.")
+    executor: ExecutorKind | None = Field(default=None, description="inline, pool or ray.")
     workers: int | None = None
     pid: int | None = Field(default=None, description="The driver process of the leg.")
 

@@ -19,12 +19,19 @@ from typing import Any, ClassVar, Literal, TypeVar
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from proctor.errors import GradingError
+from proctor.vocab import (
+    ChargeStatus,
+    ChargeVia,
+    InvoiceStatus,
+    MailDelivery,
+    MailRuleField,
+    PlanKind,
+    PlanStatus,
+    RefundRule,
+    RefundStatus,
+    Rsvp,
+)
 
-Rsvp = Literal["needs_action", "accepted", "declined", "tentative"]
-MailRuleField = Literal["from", "to", "subject", "body"]
-"""What a mail rule's condition reads (``proctor.scenario.RuleField``)."""
-MailDelivery = Literal["setup", "attempt", "end"]
-"""When a message reached the mailbox: at set-up, during the attempt, or after it ended."""
 CellValue = str | int | float
 """A non-empty cell as a sheet stores it: a number when it read as one, else text."""
 
@@ -325,8 +332,8 @@ class Subscription(Part):
 
     id: str
     name: str
-    kind: Literal["plan", "addon"] = "plan"
-    status: Literal["active", "paused", "cancelled"]
+    kind: PlanKind = "plan"
+    status: PlanStatus
     price: str = Field(description='The monthly price, e.g. "$15.99".')
     offer_accepted: bool = Field(description="The retention offer was taken: the plan stays.")
     cancel_reason: str | None
@@ -347,10 +354,8 @@ class Invoice(Part):
     subscription: str
     amount: str
     days_ago: int
-    refund: Literal["window", "always", "never"] = Field(
-        default="window", description="Its seeded eligibility."
-    )
-    status: Literal["paid", "refund_requested", "refunded"]
+    refund: RefundRule = Field(default="window", description="Its seeded eligibility.")
+    status: InvoiceStatus
 
 
 class Refund(Part):
@@ -358,7 +363,7 @@ class Refund(Part):
     invoice: str
     amount: str
     reason: str
-    status: Literal["requested", "issued"] = "requested"
+    status: RefundStatus = "requested"
 
 
 class SubscriptionSnapshot(Snapshot):
@@ -400,8 +405,8 @@ class ShopCharge(Part):
     checkout: int
     amount: str
     card: str
-    via: Literal["form", "frame", "spa", "express"]
-    status: Literal["approved", "declined", "verifying", "failed"]
+    via: ChargeVia
+    status: ChargeStatus
     reason: str
 
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field
 
-from proctor.records._models import SCHEMA_VERSION, AttemptResult, _Record
+from proctor.records._models import SCHEMA_VERSION, _Record
 from proctor.vocab import (
+    AttemptResult,
     Category,
     CauseKind,
     StopReason,
+    TargetOp,
     Tier,
 )
 
@@ -42,7 +42,7 @@ class Bar(_Record):
         description="success, pass^K, or a median: planner_calls, tokens, cost_usd, seconds, "
         "tool_calls, observations, inputs."
     )
-    op: Literal[">=", ">", "<=", "<"]
+    op: TargetOp
     target: float
     value: float | None = Field(description="The row's value; None when unknown (shown n/a).")
     met: bool = Field(description="True only when the bar applies and its value meets the target.")

@@ -4,6 +4,7 @@
 attempt records, so a run can be re-reported at any time.
 """
 
+from proctor.grading import Judge
 from proctor.report._attempt_view import (
     AttemptView,
     CallRow,
@@ -70,7 +71,7 @@ from proctor.report._regrade import (
     regrade_run,
     write_regraded,
 )
-from proctor.report._rejudge import Judge, criteria_of, rejudge_run, write_rejudged
+from proctor.report._rejudge import criteria_of, rejudge_run, write_rejudged
 from proctor.report._review import (
     Reviewer,
     ReviewPaths,

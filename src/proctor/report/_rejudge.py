@@ -11,24 +11,16 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
 
 from proctor.errors import RunError
-from proctor.records import SCHEMA_VERSION, AttemptRecord, EndState, JudgeVerdict
+from proctor.grading import Judge
+from proctor.records import SCHEMA_VERSION, AttemptRecord
 from proctor.report._load import StoredRun
 from proctor.report._regrade import Regraded, write_regraded
 from proctor.scenario import JudgeCriterion, LoadedScenario, Scenario, resolve
 
 JUDGED = ("passed", "failed")
 """Results with an end state to judge; skipped and infra-error attempts keep theirs."""
-
-
-class Judge(Protocol):
-    """Verdicts on criteria code cannot decide, from the end state's named evidence only."""
-
-    async def __call__(
-        self, criteria: Sequence[JudgeCriterion], end: EndState
-    ) -> list[JudgeVerdict]: ...
 
 
 def criteria_of(record: AttemptRecord, loaded: LoadedScenario) -> list[JudgeCriterion]:

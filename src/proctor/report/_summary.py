@@ -10,7 +10,6 @@ from typing import Any
 
 from proctor.records import (
     AttemptRecord,
-    AttemptResult,
     RunSummary,
     ScenarioRow,
     put_jsonl_row,
@@ -25,6 +24,7 @@ from proctor.report._markdown import counts_line, render_markdown
 from proctor.report._metrics import flip_rate, metric_rows, scored
 from proctor.report._peers import peer_rows
 from proctor.report._targets import Targets, load_targets, mark
+from proctor.vocab import AttemptResult
 
 __all__ = [
     "ReportPaths",

@@ -8,16 +8,15 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from proctor.errors import RunError
 from proctor.records import Bar, MetricRow
+from proctor.vocab import TargetOp
 
 DEFAULT_TARGETS = Path(__file__).resolve().parent / "targets.toml"
 
-Op = Literal[">=", ">", "<=", "<"]
 OPS: dict[str, Callable[[float, float], bool]] = {
     ">=": operator.ge,
     ">": operator.gt,
@@ -44,7 +43,7 @@ class BarSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     metric: str
-    op: Op
+    op: TargetOp
     target: float
 
     @field_validator("metric")

@@ -8,9 +8,7 @@ from proctor._owner import OWNER_ENV
 from proctor.runner._attempt import run_attempt
 from proctor.runner._budget import Budget
 from proctor.runner._executor import (
-    EXECUTORS,
     Executor,
-    ExecutorKind,
     InlineExecutor,
     WorkOrder,
     check_portable,
@@ -51,14 +49,8 @@ from proctor.runner._run import (
     write_run_info,
 )
 from proctor.runner._verify import ObligationVerdict, judge, verify, verify_in, verify_items
-from proctor.runner._worker import (
-    DEFAULT_SPARE,
-    SPARE_MODES,
-    RunOptions,
-    SealState,
-    SpareMode,
-    Worker,
-)
+from proctor.runner._worker import DEFAULT_SPARE, RunOptions, SealState, Worker
+from proctor.vocab import EXECUTORS, SPARE_MODES, ExecutorKind, SpareMode
 
 __all__ = [
     "DEFAULT_SPARE",

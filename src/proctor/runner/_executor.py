@@ -23,7 +23,7 @@ import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Protocol
 
 from proctor.errors import RunError
 from proctor.records import InfraFault
@@ -32,9 +32,7 @@ from proctor.runner._plan import Arm, PlanItem, parse_arm
 from proctor.runner._record import AttemptOutput
 from proctor.runner._worker import RunOptions, SealState, Worker
 from proctor.scenario import LoadedScenario
-
-ExecutorKind = Literal["inline", "pool", "ray"]
-EXECUTORS: tuple[ExecutorKind, ...] = ("inline", "pool", "ray")
+from proctor.vocab import EXECUTORS, ExecutorKind
 
 TryResult = AttemptOutput | InfraFault
 

@@ -24,7 +24,6 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -33,6 +32,7 @@ from proctor.agents import ATTEMPT_ENV
 from proctor.computer.desktop import DESKTOP_MARK_ENV
 from proctor.errors import RunError
 from proctor.records import check_label, write_model_atomic
+from proctor.vocab import OwnerRole
 
 PIDS = ".pids"
 """The folder of a run's owner records."""
@@ -47,8 +47,6 @@ TEMP_AGE = 600.0
 COMMAND_MAX = 80
 """Characters of a command line shown."""
 
-Role = Literal["driver", "worker"]
-"""What an owner does in its run."""
 
 # records._atomic's temp files: mkstemp(prefix=f".{name[:64]}.", suffix=".tmp"), 8 random chars.
 _TEMP = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
@@ -63,7 +61,7 @@ class OwnerRecord(BaseModel):
 
     pid: int = Field(description="The owner's process id.")
     start: int = Field(description="Its start time (clock ticks since boot, /proc/<pid>/stat).")
-    role: Role = Field(description="driver (the run) or worker (one worker of it).")
+    role: OwnerRole = Field(description="driver (the run) or worker (one worker of it).")
     run_dir: str = Field(description="The run folder it claimed.")
 
     @property
@@ -137,7 +135,7 @@ def _pid_file(run_dir: Path, pid: int) -> Path:
     return run_dir / PIDS / f"{pid}.json"
 
 
-def claim(run_dir: Path, role: Role) -> None:
+def claim(run_dir: Path, role: OwnerRole) -> None:
     """Record this process as an owner of ``run_dir`` and mark what it starts from now on.
 
     Idempotent: a second claim of the same folder rewrites the same file.

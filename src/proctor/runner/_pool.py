@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from proctor.errors import ProctorError, RunError
-from proctor.runner._executor import ExecutorKind, Slot, TryResult, WorkerLost, WorkOrder
+from proctor.runner._executor import Slot, TryResult, WorkerLost, WorkOrder
 from proctor.runner._worker import RunOptions, SealState
+from proctor.vocab import ExecutorKind
 
 START_TIMEOUT = 120.0
 """Seconds a new worker gets to start its server and browser."""

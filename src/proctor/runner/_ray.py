@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from proctor.errors import RunError
-from proctor.runner._executor import ExecutorKind, Slot, TryResult, WorkerLost, WorkOrder
+from proctor.runner._executor import Slot, TryResult, WorkerLost, WorkOrder
 from proctor.runner._worker import RunOptions, SealState
+from proctor.vocab import ExecutorKind
 
 START_TIMEOUT = 180.0
 """Seconds a new actor gets to start Ray's worker, its server and its browser."""

@@ -11,7 +11,6 @@ from proctor.agents.llm import arm_mode, arm_model
 from proctor.errors import StorageError
 from proctor.records import (
     AttemptRecord,
-    AttemptResult,
     TraceEvent,
     append_jsonl,
     make_dirs,
@@ -21,7 +20,7 @@ from proctor.records import (
     write_text_atomic,
 )
 from proctor.runner._plan import PlanItem
-from proctor.vocab import StopReason
+from proctor.vocab import AttemptResult, StopReason
 
 
 def attempt_folder(run_dir: Path, item: PlanItem) -> Path:

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from proctor.errors import RunError
 from proctor.runner._plan import parse_arm
-from proctor.runner._sides import ArmSide, Role
+from proctor.runner._sides import ArmSide
+from proctor.vocab import SideRole
 
 GIT_TIMEOUT = 120.0
 """Seconds one git command may take (a worktree checkout of a large repository)."""
@@ -106,7 +107,7 @@ def worktrees(repo: Path, refs: Sequence[str]) -> Iterator[list[Worktree]]:
             _git(repo, "worktree", "prune")
 
 
-def ref_side(role: Role, tree: Worktree, agent: str) -> ArmSide:
+def ref_side(role: SideRole, tree: Worktree, agent: str) -> ArmSide:
     """An arm running ``agent`` (a shell command line) from inside ``tree``."""
     if not agent.strip():
         raise RunError("--agent is empty; give the command that starts the agent")

@@ -10,22 +10,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from proctor.compare import CANARY_ARM
 from proctor.errors import ProctorError, RunError
 from proctor.records import AttemptRecord
 from proctor.report import labels, load_run
 from proctor.runner._plan import Arm, parse_arm
-
-Role = Literal["baseline", "candidate"]
+from proctor.vocab import SideRole
 
 
 @dataclass(frozen=True)
 class RunSide:
     """A side read from a stored run."""
 
-    role: Role
+    role: SideRole
     label: str
     arm: str | None
     """Only this arm's attempts; None when the run holds one arm."""
@@ -44,7 +42,7 @@ class RunSide:
 class ArmSide:
     """A side to run now, with this arm."""
 
-    role: Role
+    role: SideRole
     arm: Arm
     title: str = ""
     """How the verdict names the side; ``NAME (SPEC)`` when empty."""
@@ -57,7 +55,7 @@ class ArmSide:
 SideSpec = RunSide | ArmSide
 
 
-def _run_side(role: Role, results: Path, label: str, arm: str | None) -> RunSide:
+def _run_side(role: SideRole, results: Path, label: str, arm: str | None) -> RunSide:
     run = load_run(results, label)
     canary = tuple(r for r in run.records if r.arm == CANARY_ARM)
     own = [r for r in run.records if r.arm != CANARY_ARM]
@@ -81,14 +79,14 @@ def _run_side(role: Role, results: Path, label: str, arm: str | None) -> RunSide
     return RunSide(role, label, arm, tuple(records), failure, canary)
 
 
-def _named(role: Role, text: str) -> Arm:
+def _named(role: SideRole, text: str) -> Arm:
     """The arm of ``text``, named after its role unless ``text`` names it (``NAME=SPEC``)."""
     name, sep, _ = text.partition("=")
     explicit = bool(sep) and ":" not in name and bool(name.strip())
     return parse_arm(text if explicit else f"{role}={text}")
 
 
-def resolve_side(role: Role, text: str, results: Path) -> SideSpec:
+def resolve_side(role: SideRole, text: str, results: Path) -> SideSpec:
     """A stored run when ``text`` names one under ``results``, else an arm spec.
 
     Raises:

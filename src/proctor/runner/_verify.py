@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from proctor.records import AttemptRecord, CheckResult, StepStatus
+from proctor.records import AttemptRecord, CheckResult
 from proctor.runner._attempt import run_attempt
 from proctor.runner._fingerprint import world_print
 from proctor.runner._plan import Arm, PlanItem, null_factory, oracle_factory, parse_arm
 from proctor.runner._worker import RunOptions, Worker
 from proctor.scenario import Decoy, LoadedScenario
-from proctor.vocab import StepExpect, VerifyRole
+from proctor.vocab import StepExpect, StepStatus, VerifyRole
 
 
 @dataclass(frozen=True)

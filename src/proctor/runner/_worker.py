@@ -5,22 +5,17 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Literal
 
 from proctor.computer.browser import BrowserHost, SealedNetwork, launch
 from proctor.computer.desktop import DesktopHost
 from proctor.errors import ComputerError, RunError
-from proctor.records import (
-    SPEND_LEDGER,
-    ControlFile,
-    EndState,
-    JudgeVerdict,
-    write_model_atomic,
-)
-from proctor.scenario import JudgeCriterion
+from proctor.grading import Judge
+from proctor.records import SPEND_LEDGER, ControlFile, write_model_atomic
+from proctor.vocab import SPARE_MODES, SealMode, SpareMode
 from proctor.world import DOMAIN, FixtureServer, PersonaModel, Site, all_sites
 
 TIME_SCALE = (0.01, 100.0)
@@ -78,18 +73,6 @@ class RunOptions:
         return self.retry_delays[min(retry, len(self.retry_delays)) - 1]
 
 
-SealMode = Literal["auto", "require", "off"]
-"""PROCTOR_SEAL: auto seals the browser's network when the machine allows it (the
-default); require makes a refused seal an error; off never seals (debugging only)."""
-
-
-SpareMode = Literal["agent", "after", "off"]
-"""PROCTOR_SPARE, when the next attempt's blank browser context is made (the load
-bench's A/B, ``bench/load.py``): off, never: each attempt makes its own at set-up (the
-default, the fastest measured); agent, while this attempt's agent runs (it competed with
-the agent for the CPU: first actions 1.9x later ones under load); after, once this
-attempt's context is closed, during its end-state reads, grading and record writing."""
-SPARE_MODES: tuple[SpareMode, ...] = ("agent", "after", "off")
 DEFAULT_SPARE: SpareMode = "off"
 
 
@@ -119,14 +102,6 @@ def seal_mode() -> SealMode:
     if value not in ("auto", "require", "off"):
         raise RunError(f"PROCTOR_SEAL={value!r}: use auto, require or off")
     return value  # type: ignore[return-value]
-
-
-class Judge(Protocol):
-    """Verdicts on criteria code cannot decide, from the end state's named evidence only."""
-
-    async def __call__(
-        self, criteria: Sequence[JudgeCriterion], end: EndState
-    ) -> list[JudgeVerdict]: ...
 
 
 class Worker:

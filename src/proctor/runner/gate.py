@@ -14,7 +14,8 @@ from proctor.runner._gate import (
     write_verdict,
 )
 from proctor.runner._refs import Worktree, ref_side, resolve_ref, worktrees
-from proctor.runner._sides import ArmSide, Role, RunSide, SideSpec, resolve_side
+from proctor.runner._sides import ArmSide, RunSide, SideSpec, resolve_side
+from proctor.vocab import SideRole as Role
 
 __all__ = [
     "EXIT_CODES",

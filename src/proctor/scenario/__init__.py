@@ -77,7 +77,7 @@ from proctor.scenario._checks import (
     SiteState,
     StableRead,
     StepFacts,
-    StopReason,
+    StopReasonMatch,
     Submitted,
     TabCount,
     check_args,
@@ -86,14 +86,7 @@ from proctor.scenario._checks import (
     check_safety,
     safety_check_names,
 )
-from proctor.scenario._dates import (
-    CLOCK_KEY,
-    DATE_UNITS,
-    DEFAULT_FORMAT,
-    ZONE_KEY,
-    DateUnit,
-    date_values,
-)
+from proctor.scenario._dates import CLOCK_KEY, DEFAULT_FORMAT, ZONE_KEY, date_values
 from proctor.scenario._desktop import DesktopApp, DesktopWorld, StealFocus
 from proctor.scenario._files import (
     GENERATE_KINDS,
@@ -143,11 +136,7 @@ from proctor.scenario._play import (
     Setting,
 )
 from proctor.scenario._schema import scenario_schema, scenario_schema_json
-from proctor.scenario._shop import (
-    Currency,
-    ExpiryForm,
-    ShopSeed,
-)
+from proctor.scenario._shop import ShopSeed
 from proctor.scenario._spec import (
     BrowserWorld,
     Decoy,
@@ -157,10 +146,7 @@ from proctor.scenario._spec import (
     Scenario,
     World,
 )
-from proctor.scenario._subscription import (
-    CancelStep,
-    SubscriptionSeed,
-)
+from proctor.scenario._subscription import SubscriptionSeed
 from proctor.scenario._user import (
     ApprovalRule,
     Intent,
@@ -170,7 +156,7 @@ from proctor.scenario._user import (
     VaultItem,
 )
 from proctor.scenario._yaml import dump_scenario
-from proctor.vocab import TIERS
+from proctor.vocab import DATE_UNITS, TIERS, CancelStep, Currency, DateUnit, ExpiryForm
 
 __all__ = [
     "CELL_REF",
@@ -297,7 +283,7 @@ __all__ = [
     "StealFocus",
     "SteeringMessage",
     "StepFacts",
-    "StopReason",
+    "StopReasonMatch",
     "Submitted",
     "SubscriptionSeed",
     "TabCount",

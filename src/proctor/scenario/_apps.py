@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Annotated, Literal
+from typing import Annotated
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import (
@@ -33,6 +33,7 @@ from proctor.scenario._booking import BookingSeed
 from proctor.scenario._mail_rules import SYSTEM_FOLDERS, FolderName, LabelName, RuleSeed
 from proctor.scenario._shop import ShopSeed
 from proctor.scenario._subscription import SubscriptionSeed
+from proctor.vocab import Emoji, Rsvp
 
 ADDRESS = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
 NAMED_ADDRESS = re.compile(r"^\s*(?:\"?([^\"<>]*?)\"?\s*)?<([^<>\s]+)>\s*$")
@@ -50,11 +51,6 @@ EMOJI: dict[str, str] = {
     "question": "\N{BLACK QUESTION MARK ORNAMENT}",
 }
 """Chat reactions by name -> the character shown."""
-
-Emoji = Literal[
-    "thumbsup", "eyes", "white_check_mark", "heart", "tada", "raised_hands", "joy", "question"
-]
-Rsvp = Literal["needs_action", "accepted", "declined", "tentative"]
 
 
 def split_address(text: str) -> tuple[str, str] | None:

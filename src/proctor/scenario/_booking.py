@@ -9,24 +9,9 @@ availability drawn from the scenario's ``world.seed`` around a few fixed slots.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-RestaurantSlug = Literal[
-    "harbour-grill",
-    "osteria-lupa",
-    "nonna-vera",
-    "pasta-fiume",
-    "forno-rosso",
-    "saffron-lane",
-    "kumo",
-    "la-cantina",
-    "green-fork",
-]
-"""Tablefinder's restaurants (``proctor.world.sites.booking`` lists them)."""
-SlotTime = Literal["17:30", "18:00", "18:30", "19:00", "19:30", "20:00", "20:30", "21:00", "21:30"]
-BookingStatus = Literal["confirmed", "completed", "cancelled"]
+from proctor.vocab import BookingStatus, RestaurantSlug, SlotTime
 
 
 class _Seed(BaseModel):

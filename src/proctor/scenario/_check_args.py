@@ -191,7 +191,7 @@ class TabCount(Counted):
     """How many tabs are open at the end."""
 
 
-class StopReason(CheckArgs):
+class StopReasonMatch(CheckArgs):
     """How the agent's run ended: words of ``proctor.vocab.RunStopReason``, e.g. done."""
 
     equals: RunStopReason | None = Field(default=None, description="The one stop reason.")
@@ -202,7 +202,7 @@ class StopReason(CheckArgs):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     @model_validator(mode="after")
-    def _one(self) -> StopReason:
+    def _one(self) -> StopReasonMatch:
         if (self.equals is None) == (self.one_of is None):
             raise ValueError("give exactly one of equals or in")
         return self

@@ -4,24 +4,12 @@ a public page."""
 from __future__ import annotations
 
 import json
-from typing import Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from proctor.scenario._check_args import CheckArgs, Regex
-
-HeadingTag = Literal["h1", "h2", "h3", "h4", "h5", "h6"]
-
-LiveCompare = Literal["all", "any", "first", "equals"]
-"""How the values read are held against the answer (case and runs of white space ignored):
-all: every value is in the answer; any: at least one is; first: the first value is;
-equals: the answer is the first value, and nothing else."""
-
-LiveSource = Literal["text", "body"]
-"""What ``pattern`` is searched in: text, the page's visible text (an HTML page's text
-outside scripts, styles and ``<head>``, white space collapsed; another type's body as it
-is); body, the response body as it came."""
+from proctor.vocab import HeadingTag, LiveCompare, LiveSource
 
 
 class StableRead(BaseModel):

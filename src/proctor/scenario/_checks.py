@@ -12,7 +12,7 @@ lives in ``proctor.grading``; this module only says what is valid to write.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union, cast
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Union, cast
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, create_model
 
@@ -32,7 +32,7 @@ from proctor.scenario._check_args import (
     Requested,
     SiteState,
     StepFacts,
-    StopReason,
+    StopReasonMatch,
     Submitted,
     TabCount,
 )
@@ -74,6 +74,7 @@ from proctor.scenario._check_args_mail import (
     MessageLabels,
 )
 from proctor.scenario._check_args_play import Answered, IdleAfterStop
+from proctor.vocab import CheckKind, LeafCheckKind
 
 __all__ = [
     "CHECK_ARGS",
@@ -120,7 +121,6 @@ __all__ = [
     "MailSent",
     "MessageLabels",
     "MiniwobReward",
-    "Mode",
     "NoSecretInMessages",
     "NotSubmitted",
     "NothingSent",
@@ -134,7 +134,7 @@ __all__ = [
     "SiteState",
     "StableRead",
     "StepFacts",
-    "StopReason",
+    "StopReasonMatch",
     "Submitted",
     "TabCount",
     "check_args",
@@ -144,14 +144,14 @@ __all__ = [
     "safety_check_names",
 ]
 
-CHECK_ARGS: dict[str, type[CheckArgs]] = {
+CHECK_ARGS: dict[LeafCheckKind, type[CheckArgs]] = {
     "submitted": Submitted,
     "not_submitted": NotSubmitted,
     "requested": Requested,
     "page_text": PageText,
     "answer": Answer,
     "tab_count": TabCount,
-    "stop_reason": StopReason,
+    "stop_reason": StopReasonMatch,
     "step": StepFacts,
     "file_sha256": FileSha256,
     "crossings": Crossings,
@@ -193,10 +193,10 @@ class Check(BaseModel):
     """A parsed check: a one-key mapping from its ``kind`` to its arguments."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    kind: ClassVar[str]
+    kind: ClassVar[CheckKind]
 
 
-def _wrapper(kind: str, args: type[CheckArgs]) -> type[Check]:
+def _wrapper(kind: LeafCheckKind, args: type[CheckArgs]) -> type[Check]:
     """The one-key model ``{kind: args}``, named like ``SubmittedCheck``."""
     name = "".join(part.title() for part in kind.split("_")) + "Check"
     fields: dict[str, Any] = {kind: (args, ...)}
@@ -209,7 +209,7 @@ def _wrapper(kind: str, args: type[CheckArgs]) -> type[Check]:
 class AllCheck(Check):
     """Every child check passes."""
 
-    kind: ClassVar[str] = "all"
+    kind: ClassVar[CheckKind] = "all"
     all: list[CheckSpec] = Field(min_length=1)
     name: str | None = None
     safety: bool = False
@@ -218,7 +218,7 @@ class AllCheck(Check):
 class AnyCheck(Check):
     """At least one child check passes."""
 
-    kind: ClassVar[str] = "any"
+    kind: ClassVar[CheckKind] = "any"
     any: list[CheckSpec] = Field(min_length=1)
     name: str | None = None
     safety: bool = False
@@ -240,11 +240,11 @@ class AfterEvent(CheckArgs):
 class AfterEventCheck(Check):
     """``{after_event: {event, check}}``: a check on the world right after an event."""
 
-    kind: ClassVar[str] = "after_event"
+    kind: ClassVar[CheckKind] = "after_event"
     after_event: AfterEvent
 
 
-CHECK_MODELS: dict[str, type[Check]] = {
+CHECK_MODELS: dict[CheckKind, type[Check]] = {
     **{kind: _wrapper(kind, args) for kind, args in CHECK_ARGS.items()},
     "all": AllCheck,
     "any": AnyCheck,
@@ -283,7 +283,7 @@ AfterEvent.model_rebuild()
 AfterEventCheck.model_rebuild()
 
 
-def check_kind(check: BaseModel) -> str:
+def check_kind(check: BaseModel) -> CheckKind:
     """The type key of a parsed check, e.g. ``submitted``."""
     if not isinstance(check, Check):
         raise TypeError(f"not a check: {check!r}")
@@ -321,6 +321,3 @@ def safety_check_names(checks: Sequence[BaseModel]) -> list[str]:
                 safety_check_names(check.all if isinstance(check, AllCheck) else check.any)
             )
     return names
-
-
-Mode = Literal["all", "any"]

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Literal, NamedTuple, cast, get_args
+from typing import NamedTuple, cast
 from zoneinfo import ZoneInfo
 
-DateUnit = Literal["d", "w", "h", "min"]
-DATE_UNITS: tuple[DateUnit, ...] = get_args(DateUnit)
+from proctor.vocab import DateUnit
+
 DEFAULT_FORMAT = "%Y-%m-%d"
 """The format of a date placeholder without one: an ISO date."""
 CLOCK_KEY = "date:clock"

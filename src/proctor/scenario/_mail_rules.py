@@ -15,7 +15,7 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from proctor.records import MailRuleField
+from proctor.vocab import MailRuleField
 
 RuleField = MailRuleField
 """What a rule's condition reads: from (``Name <address>``), to (To and Cc), subject, body."""

@@ -8,13 +8,9 @@ see ``proctor.world.sites.shop``.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, Field
 
-Currency = Literal["USD", "KWD", "JPY"]
-CheckoutKind = Literal["form", "frame", "spa"]
-ExpiryForm = Literal["mm_yy", "selects", "month_names"]
+from proctor.vocab import CheckoutKind, Currency, ExpiryForm
 
 
 class ShopSeed(BaseModel):

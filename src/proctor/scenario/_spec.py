@@ -27,10 +27,16 @@ from proctor.scenario._live import LiveWorld
 from proctor.scenario._miniwob import MiniwobWorld
 from proctor.scenario._play import PlayEvent, play_problems
 from proctor.scenario._user import User
-from proctor.vocab import STEP_EXPECTS, Category, Evidence, StepExpect, Surface, Tier
-
-Status = Literal["scored", "calibrating", "gap"]
-Driver = Literal["direct", "loop"]
+from proctor.vocab import (
+    STEP_EXPECTS,
+    Category,
+    Evidence,
+    ScenarioDriver,
+    ScenarioStatus,
+    StepExpect,
+    Surface,
+    Tier,
+)
 
 
 class SpecIssue(NamedTuple):
@@ -346,10 +352,10 @@ class Scenario(_Spec):
         description="Other tiers that also list this scenario (e.g. a local errand run by models).",
     )
     category: Category
-    status: Status = "scored"
+    status: ScenarioStatus = "scored"
     capabilities: list[str] = Field(default_factory=list)
     limits: Limits = Field(default_factory=Limits)
-    driver: Driver = Field(
+    driver: ScenarioDriver = Field(
         default="direct",
         description=(
             "How scripted steps (solution, decoys) are replayed: direct, each step through "

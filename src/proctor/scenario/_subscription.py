@@ -12,15 +12,11 @@ reason step and a 50%-off offer. Days count back from the run clock; see
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-PlanKind = Literal["plan", "addon"]
-RefundRule = Literal["window", "always", "never"]
-RefundIssue = Literal["request", "instant"]
-CancelStep = Literal["reason", "losses", "pause", "offer"]
-StayEffect = Literal["keep", "pause"]
+from proctor.vocab import CancelStep, PlanKind, RefundIssue, RefundRule, StayEffect
 
 Price = Annotated[str, Field(pattern=r"^[0-9]{1,4}\.[0-9]{2}$", examples=["15.99"])]
 """Dollars and cents, e.g. "15.99" (quote it in YAML)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import traceback
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from proctor._inject import due as inject_due
 from proctor._inject import injections
-from proctor.vocab import Crossing, Refusal
+from proctor.vocab import Crossing, Refusal, RequestLane
 from proctor.world._forms import posted_fields, site_app
 from proctor.world._protocol import BODY_TIMEOUT
 from proctor.world._site import DOMAIN, AttemptWorld, Site
@@ -37,9 +37,6 @@ UNATTRIBUTED = (
     f"This request carries no tag of an active attempt ({ATTEMPT_HEADER}): the world "
     "answers only an attempt's own browser."
 )
-
-Lane = Literal["open", "browser", "control"]
-"""Which socket a request came in on (see the module docstring)."""
 
 
 async def _index(request: Request) -> Response:
@@ -67,7 +64,7 @@ async def _revoke(request: Request) -> Response:
 class Dispatcher:
     """ASGI app: logs every request, attaches the attempt, routes by Host."""
 
-    def __init__(self, server: FixtureServer, lane: Lane) -> None:
+    def __init__(self, server: FixtureServer, lane: RequestLane) -> None:
         self.server = server
         self.lane = lane
         self.apps: dict[str, tuple[Site, ASGIApp]] = {}

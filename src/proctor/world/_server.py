@@ -33,7 +33,8 @@ import uvicorn
 
 from proctor._serve import ServerThread, loopback_socket
 from proctor.errors import WorldError
-from proctor.world._dispatch import ATTEMPT_HEADER, MAX_BODY, Dispatcher, Lane
+from proctor.vocab import RequestLane
+from proctor.world._dispatch import ATTEMPT_HEADER, MAX_BODY, Dispatcher
 from proctor.world._log import RequestLog
 from proctor.world._protocol import TimedH11Protocol
 from proctor.world._site import DOMAIN, AttemptWorld, Site
@@ -166,7 +167,7 @@ class FixtureServer:
         """
         sock = loopback_socket()
         self.port = sock.getsockname()[1]
-        lanes: list[tuple[Lane, socket.socket]] = [("open", sock)]
+        lanes: list[tuple[RequestLane, socket.socket]] = [("open", sock)]
         if browser_socket is not None:
             lanes = [("control", sock), ("browser", browser_socket(self.port))]
         self.sealed = browser_socket is not None
@@ -179,7 +180,9 @@ class FixtureServer:
                 f"within {START_TIMEOUT:.0f}s"
             )
 
-    def _config(self, lane: Lane, wrap: Callable[[Any], Any] | None = None) -> uvicorn.Config:
+    def _config(
+        self, lane: RequestLane, wrap: Callable[[Any], Any] | None = None
+    ) -> uvicorn.Config:
         app: Any = Dispatcher(self, lane)
         return uvicorn.Config(
             wrap(app) if wrap is not None else app,

@@ -19,7 +19,6 @@ from proctor.computer.actions import AskUser, RequestApproval, Schedule
 from proctor.computer.user import UserReply
 from proctor.records import (
     AgentReply,
-    AnswerSource,
     Moment,
     Step,
     UserApproval,
@@ -28,6 +27,7 @@ from proctor.records import (
     UserQuestion,
 )
 from proctor.scenario import ApprovalRule, Intent, PlayEvent, ScriptedAnswer, User
+from proctor.vocab import AnswerSource
 from proctor.world._timeline import Hooks, Timeline, conversation
 
 UNKNOWN_ANSWER = "I don't know."

@@ -17,7 +17,8 @@ from proctor.agents.llm._messages import Reply
 from proctor.agents.llm._prices import PriceTable
 from proctor.agents.llm._wire import CallFailed, Request, Wire
 from proctor.errors import ProviderFault
-from proctor.records import PlannerCall, PlannerStatus
+from proctor.records import PlannerCall
+from proctor.vocab import PlannerStatus
 
 MAX_BACKOFF = 30.0
 

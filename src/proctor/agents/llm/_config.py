@@ -11,17 +11,15 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from proctor.agents.llm._native import VERSIONS
 from proctor.errors import RunError
+from proctor.vocab import TOOL_CHOICES, ToolChoice, WireFamily
 
 MODEL_KINDS = ("openai", "openai-compatible", "anthropic")
 """Spec kinds that name a model."""
 
-Wire = Literal["openai", "anthropic"]
-ToolChoice = Literal["auto", "required"]
-TOOL_CHOICES: tuple[ToolChoice, ...] = ("auto", "required")
 
 DEFAULT_KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 FLAGS = ("plan", "vision", "spend")
@@ -78,7 +76,7 @@ class ModelConfig:
     computer: str | None = None
 
     @property
-    def wire(self) -> Wire:
+    def wire(self) -> WireFamily:
         return "anthropic" if self.provider == "anthropic" else "openai"
 
     def forced(self, force_tool: bool) -> bool:
@@ -178,7 +176,7 @@ def _with_options(config: ModelConfig, options: list[str], spec: str, usage: str
     return config
 
 
-def _computer_tool(wire: Wire, value: str | None) -> str:
+def _computer_tool(wire: WireFamily, value: str | None) -> str:
     """The native computer tool type ``+computer[=TYPE]`` names for ``wire``."""
     offered = VERSIONS[wire]
     if value is None:

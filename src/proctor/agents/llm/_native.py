@@ -26,7 +26,7 @@ import io
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from proctor.agents.llm._tools import ToolCallError
 from proctor.computer.actions import (
@@ -42,13 +42,13 @@ from proctor.computer.actions import (
     Wait,
 )
 from proctor.computer.observation import Capture
+from proctor.vocab import ScrollDirection, WireFamily
 
 COMPUTER = "computer"
 """The tool name of every provider's native computer tool, in calls and replies."""
 
-NativeWire = Literal["anthropic", "openai"]
 
-VERSIONS: dict[NativeWire, tuple[str, ...]] = {
+VERSIONS: dict[WireFamily, tuple[str, ...]] = {
     "anthropic": ("computer_20251124", "computer_20250124"),
     "openai": ("computer", "computer_use_preview"),
 }
@@ -88,7 +88,7 @@ class ScreenRule:
     max_pixels: int | None = None
 
 
-RULES: dict[NativeWire, ScreenRule] = {
+RULES: dict[WireFamily, ScreenRule] = {
     "anthropic": ScreenRule(max_long=1568, max_pixels=1_150_000),
     "openai": ScreenRule(max_long=2048, max_short=768),
 }
@@ -155,7 +155,7 @@ class Shot:
     screen: Screen
 
 
-def scaled(capture: Capture, wire: NativeWire) -> Shot:
+def scaled(capture: Capture, wire: WireFamily) -> Shot:
     """The capture scaled to the provider's rule (unchanged when it already fits)."""
     width, height = fit(capture.png_width, capture.png_height, RULES[wire])
     screen = Screen(width, height, capture.width, capture.height)
@@ -174,7 +174,7 @@ def scaled(capture: Capture, wire: NativeWire) -> Shot:
 class NativeTool:
     """The native computer tool as a request declares it."""
 
-    wire: NativeWire
+    wire: WireFamily
     version: str
     screen: Screen
 
@@ -394,7 +394,7 @@ def from_openai(action: dict[str, Any], screen: Screen) -> Native:
         dx, dy = action.get("scroll_x", 0), action.get("scroll_y", 0)
         if not all(isinstance(v, int | float) for v in (dx, dy)) or (dx, dy) == (0, 0):
             raise ToolCallError("scroll: give scroll_x or scroll_y, in pixels")
-        direction: Literal["up", "down", "left", "right"]
+        direction: ScrollDirection
         if abs(dy) >= abs(dx):
             direction = "down" if dy > 0 else "up"
             distance = abs(dy)
@@ -408,7 +408,7 @@ def from_openai(action: dict[str, Any], screen: Screen) -> Native:
     raise ToolCallError(f"unknown computer action {kind!r}")
 
 
-def translate(wire: NativeWire, arguments: str, screen: Screen) -> Native:
+def translate(wire: WireFamily, arguments: str, screen: Screen) -> Native:
     """The action a native call's arguments (JSON text) ask for.
 
     Raises:

@@ -23,7 +23,7 @@ from proctor.agents.llm._tools import (
     tools_for,
 )
 from proctor.agents.llm._wire import Request, Wire
-from proctor.records import PlannerStatus
+from proctor.vocab import PlannerStatus
 
 MAX_INVALID = 3
 

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import uvicorn
 from pydantic import BaseModel, ConfigDict, Field
@@ -28,14 +28,13 @@ from starlette.routing import Route
 from proctor._serve import ServerThread, loopback_socket
 from proctor.agents.llm._wire import RECORDING_HEADER
 from proctor.errors import AgentError
+from proctor.vocab import WireFormat
 
 START_TIMEOUT = 10.0
 DISCONNECT_POLL = 0.05
 """Seconds between checks, during a delayed response, that the client is still there."""
 LOG_PATH = "/_replay/requests"
 LOAD_PATH = "/_replay/transcript"
-WireName = Literal["openai", "anthropic", "responses"]
-"""openai: chat completions; anthropic: messages; responses: OpenAI's Responses API."""
 
 
 class Recorded(BaseModel):
@@ -47,7 +46,7 @@ class Recorded(BaseModel):
     body: Any = Field(default=None, description="The JSON body; an error body by default.")
     headers: dict[str, str] = Field(default_factory=dict)
     delay: float = Field(default=0.0, ge=0, description="Seconds before answering.")
-    wire: WireName | None = Field(default=None, description="Only for this wire format.")
+    wire: WireFormat | None = Field(default=None, description="Only for this wire format.")
     match: str | None = Field(default=None, description="Only for requests holding this text.")
 
 
@@ -77,7 +76,7 @@ class Transcript(BaseModel):
 class Received:
     """One request the replay provider received; the key itself is never kept."""
 
-    wire: WireName
+    wire: WireFormat
     path: str
     body: dict[str, Any]
     authorized: bool
@@ -111,7 +110,7 @@ class ReplayProvider:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closing: asyncio.Event | None = None
 
-    def base_url(self, wire: WireName) -> str:
+    def base_url(self, wire: WireFormat) -> str:
         """What to give the SDK: OpenAI's ends in /v1, Anthropic's SDK adds /v1 itself."""
         root = f"http://127.0.0.1:{self.port}"
         return root if wire == "anthropic" else f"{root}/v1"
@@ -121,7 +120,7 @@ class ReplayProvider:
         with self._lock:
             return self._used.count(False)
 
-    def _take(self, wire: WireName, text: str) -> int | None:
+    def _take(self, wire: WireFormat, text: str) -> int | None:
         with self._lock:
             for i, rec in enumerate(self.transcript.responses):
                 if self._used[i] or (rec.wire and rec.wire != wire):
@@ -132,7 +131,7 @@ class ReplayProvider:
                 return i
         return None
 
-    async def _complete(self, request: Request, wire: WireName) -> Response:
+    async def _complete(self, request: Request, wire: WireFormat) -> Response:
         raw = await request.body()
         text = raw.decode("utf-8", "replace")
         try:
@@ -264,7 +263,7 @@ class ReplayProvider:
         await self.stop()
 
 
-def _error(wire: WireName, message: str, kind: str) -> dict[str, Any]:
+def _error(wire: WireFormat, message: str, kind: str) -> dict[str, Any]:
     if wire == "anthropic":
         return {"type": "error", "error": {"type": kind, "message": message}}
     return {"error": {"message": message, "type": kind, "code": None}}

@@ -33,8 +33,8 @@ from proctor.computer.desktop._tree import Node, Outline
 from proctor.computer.observation import Capture, Observation, TabInfo, png_size
 from proctor.computer.user import UserChannel
 from proctor.errors import ComputerError, DesktopError, DesktopFault, InfraFault, SetupFault
-from proctor.records import Step, StepStatus
-from proctor.vocab import Surface
+from proctor.records import Step
+from proctor.vocab import StepStatus, Surface
 
 WAIT_TEXT_TIMEOUT = 10.0
 """Seconds ``wait text=`` looks for the text in the observed window."""
@@ -565,7 +565,7 @@ class DesktopComputer:
                 self.finished = True
                 return "done", action.answer
             case (
-                a.Navigate() | a.Back() | a.Click() | a.Fill() | a.Select() | a.Check()
+                a.Navigate() | a.Back() | a.Click() | a.Fill() | a.Select() | a.Tick()
                 | a.Scroll() | a.Hover() | a.Drag() | a.Upload() | a.Tabs() | a.Extract()
                 | a.Restart()
             ):  # fmt: skip

@@ -7,8 +7,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from proctor.records import MailDelivery
 from proctor.scenario import RuleField, message_texts, rule_matches
+from proctor.vocab import MailDelivery
 from proctor.world._kit._time import iso
 
 

@@ -6,13 +6,13 @@ Every post answers 303 to the page that shows the change (with a notice), or
 
 from __future__ import annotations
 
-from typing import Literal, get_args
 from urllib.parse import urlencode
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from proctor.scenario import name_problem
+from proctor.vocab import MAIL_BULK_ACTIONS
 from proctor.world._kit import page_error, read_form, see_other
 from proctor.world._site import world_of
 from proctor.world.apps.mail._items import Message
@@ -25,10 +25,6 @@ from proctor.world.apps.mail._view import (
     list_path,
 )
 from proctor.world.apps.mail._view import page as _page
-
-BulkAction = Literal["archive", "inbox", "read", "unread", "move", "label"]
-"""What the select-many form does to the ticked messages."""
-BULK_ACTIONS: tuple[BulkAction, ...] = get_args(BulkAction)
 
 
 def _folders(box: Mailbox, status: int = 200, **ctx: object) -> Response:
@@ -186,7 +182,7 @@ async def bulk(request: Request) -> Response:
     back = back_path(fields.get("back", "/"))
     action = fields.get("action", "")
     problems: list[str] = []
-    if action not in BULK_ACTIONS:
+    if action not in MAIL_BULK_ACTIONS:
         problems.append(f"Unknown action {action!r}.")
     if not ids:
         problems.append("Select at least one message first.")

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from proctor.errors import WorldError
-from proctor.records import MailDelivery
 from proctor.scenario import SYSTEM_FOLDERS, split_address
+from proctor.vocab import MailDelivery
 from proctor.world._kit import MAX_TEXT, addresses
 from proctor.world._kit._time import iso
 from proctor.world._site import AttemptWorld

@@ -17,18 +17,15 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
 
-from proctor.scenario import ExpiryForm
-
-Answer = Literal["approve", "decline", "verify", "fresh_approval"]
+from proctor.vocab import BankAnswer, ExpiryForm
 
 DECLINED = "4000000000000002"
 NO_FUNDS = "4000000000009995"
 THREE_DS = "4000002760003184"
 FRESH_APPROVAL = "4000008260003178"
 
-BANK_ANSWERS: dict[str, tuple[Answer, str]] = {
+BANK_ANSWERS: dict[str, tuple[BankAnswer, str]] = {
     DECLINED: ("decline", "Your card was declined. Your bank did not give a reason."),
     NO_FUNDS: ("decline", "Your card was declined: insufficient funds."),
     THREE_DS: ("verify", ""),
@@ -81,7 +78,7 @@ def label(number: str) -> str:
     return f"{brand(number)} ending {number[-4:]}"
 
 
-def bank_answer(number: str) -> tuple[Answer, str]:
+def bank_answer(number: str) -> tuple[BankAnswer, str]:
     return BANK_ANSWERS.get(number, ("approve", ""))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from proctor.scenario import Currency
+from proctor.vocab import Currency
 
 DECIMALS: dict[Currency, int] = {"USD": 2, "KWD": 3, "JPY": 0}
 """Minor-unit digits per currency: cents, fils (1/1000 dinar), and none for yen."""

@@ -12,10 +12,10 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
 
 from starlette.requests import Request
 
+from proctor.vocab import ChargeVia, PaymentOutcome
 from proctor.world._site import AttemptWorld
 from proctor.world.sites.shop._cards import (
     SAVED_CARD,
@@ -39,13 +39,10 @@ from proctor.world.sites.shop._state import (
     Checkout,
     Order,
     ShopState,
-    Via,
     cart_lines,
     new_checkout,
     shop_of,
 )
-
-Outcome = Literal["invalid", "declined", "verify", "approved", "failed"]
 
 MAX_CODE_TRIES = 3
 
@@ -54,7 +51,7 @@ MAX_CODE_TRIES = 3
 class Result:
     """What a payment post (or a verification code) came to, and where the browser goes next."""
 
-    outcome: Outcome
+    outcome: PaymentOutcome
     messages: list[str] = field(default_factory=list)
     checkout: Checkout | None = None
     charge: Charge | None = None
@@ -108,7 +105,7 @@ def _amount_errors(shop: ShopState, checkout: Checkout, form: Mapping[str, list[
     return []
 
 
-def take_payment(world: AttemptWorld, form: Mapping[str, list[str]], via: Via) -> Result:
+def take_payment(world: AttemptWorld, form: Mapping[str, list[str]], via: ChargeVia) -> Result:
     """Check one payment post and, when it is valid, charge it."""
     shop = shop_of(world)
     express = first(form, "checkout") == "express"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from proctor.scenario import ShopSeed
+from proctor.vocab import ChargeStatus, ChargeVia
 from proctor.world._site import AttemptWorld
 from proctor.world.sites.shop._catalog import DECIMALS, PRODUCTS, SHIPPING, plain
 
@@ -13,9 +14,6 @@ NAME = "shop"
 SHOP = "http://shop.proctor.test"
 PAY = "http://pay.proctor.test"
 ISSUER = "http://issuer.proctor.test"
-
-Via = Literal["form", "frame", "spa", "express"]
-ChargeStatus = Literal["approved", "declined", "verifying", "failed"]
 
 
 @dataclass
@@ -54,7 +52,7 @@ class Charge:
     checkout: int
     amount: int
     card: str
-    via: Via
+    via: ChargeVia
     status: ChargeStatus
     reason: str = ""
     order: int | None = None

@@ -10,12 +10,10 @@ pause, the offer, a ticked stay box) ends the flow: the plan must start over.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from starlette.requests import Request
 from starlette.responses import Response
 
-from proctor.scenario import CancelStep
+from proctor.vocab import CancelStage, CancelStep
 from proctor.world._kit import read_form, see_other, today
 from proctor.world._site import AttemptWorld
 from proctor.world.sites.subscription._state import (
@@ -27,8 +25,7 @@ from proctor.world.sites.subscription._state import (
 )
 from proctor.world.sites.subscription._view import error, page, visit
 
-Stage = CancelStep | Literal["confirm"]
-PATHS: dict[Stage, str] = {
+PATHS: dict[CancelStage, str] = {
     "reason": "",
     "losses": "/losses",
     "pause": "/pause",
@@ -38,16 +35,16 @@ PATHS: dict[Stage, str] = {
 """Each step's page, after ``/subscriptions/<id>/cancel``."""
 
 
-def url(plan: Plan, stage: Stage) -> str:
+def url(plan: Plan, stage: CancelStage) -> str:
     return f"/subscriptions/{plan.id}/cancel{PATHS[stage]}"
 
 
-def due(state: SubscriptionState, plan: Plan) -> Stage:
+def due(state: SubscriptionState, plan: Plan) -> CancelStage:
     """The first step of the flow the plan has not passed, or the confirmation."""
     return next((s for s in state.seed.retention.steps if s not in plan.passed), "confirm")
 
 
-def _open(state: SubscriptionState, plan: Plan, stage: Stage) -> bool:
+def _open(state: SubscriptionState, plan: Plan, stage: CancelStage) -> bool:
     """Whether every step before ``stage`` is passed."""
     steps = state.seed.retention.steps
     before = steps if stage == "confirm" else steps[: steps.index(stage)]
@@ -87,7 +84,7 @@ def _keep(plan: Plan) -> Response:
 
 
 async def _step(
-    request: Request, stage: Stage
+    request: Request, stage: CancelStage
 ) -> tuple[AttemptWorld, SubscriptionState, Plan] | Response:
     """The signed-in visit to a step's page: its plan, or the answer (sign in, 404, 409, 303)."""
     world, state, out = visit(request)
@@ -104,7 +101,7 @@ async def _step(
 
 
 async def _posted(
-    request: Request, stage: Stage, *, field: str | None = None
+    request: Request, stage: CancelStage, *, field: str | None = None
 ) -> tuple[AttemptWorld, SubscriptionState, Plan, dict[str, str]] | Response:
     """A signed-in post to a step: its plan and form, or the answer (sign in, 404, 409).
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from proctor.vocab import RefundStatus
 from proctor.world._kit import api_error, long_date, read_form, see_other
 from proctor.world._site import world_of
 from proctor.world.sites.subscription._state import (
@@ -19,7 +20,6 @@ from proctor.world.sites.subscription._state import (
     Invoice,
     Plan,
     Refund,
-    RefundStatus,
     SubscriptionState,
     account_of,
     snapshot_of,

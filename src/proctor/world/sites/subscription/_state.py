@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from proctor.scenario import CancelStep, SubscriptionSeed
+from proctor.scenario import SubscriptionSeed
+from proctor.vocab import CancelStep, InvoiceStatus, PlanKind, PlanStatus, RefundRule, RefundStatus
 from proctor.world._kit import Sessions, money, today
 from proctor.world._site import AttemptWorld
 
@@ -20,10 +21,6 @@ CARD = "Visa ending 4242"
 SHOWS = ("Harbour Lights", "The Cartographers", "Night Market", "Paper Moons", "Glass Orchard")
 FIRST_REFUND = 5101
 FIRST_CANCELLATION = 3001
-
-PlanStatus = Literal["active", "paused", "cancelled"]
-InvoiceStatus = Literal["paid", "refund_requested", "refunded"]
-RefundStatus = Literal["requested", "issued"]
 
 
 def cents_of(price: str) -> int:
@@ -49,7 +46,7 @@ class Plan:
 
     id: str
     name: str
-    kind: Literal["plan", "addon"]
+    kind: PlanKind
     cents: int
     renews: dt.date
     """The next renewal, and a cancelled plan's last day of access."""
@@ -77,7 +74,7 @@ class Invoice:
     plan: str
     cents: int
     days_ago: int
-    refund: Literal["window", "always", "never"]
+    refund: RefundRule
     status: InvoiceStatus = "paid"
 
 
