@@ -340,9 +340,7 @@ async def run_leg(
     cpu0 = cpu_times()
     t0 = time.perf_counter()
     with PssSampler() as sampler:
-        out = await proctor.run(
-            scenarios,
-            [ARM],
+        settings = proctor.RunSettings(
             repeat=REPEATS,
             options=RunOptions(retry_delays=(0.0,)),
             results=results,
@@ -350,6 +348,7 @@ async def run_leg(
             executor=executor,
             workers=workers,
         )
+        out = await proctor.run(scenarios, [ARM], settings)
     wall = time.perf_counter() - t0
     busy = busy_share(cpu0, cpu_times())
     records = out.records

@@ -1,19 +1,50 @@
 """proctor: measures what computer-use and browser agents actually do.
 
-The run API (``proctor.run``, ``Run``, ...) lives in ``proctor.api`` and is
-imported on first use, so ``import proctor`` stays light.
+The API (``proctor.run``, ``proctor.models``, ``RunSettings``, ...)
+lives in ``proctor.api`` and is imported on first use, so ``import proctor`` stays light.
 """
 
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from proctor.api import Run, RunFolder, RunOutcome, run, select_scenarios
+    from proctor.api import (
+        Models,
+        ModelsOutcome,
+        Run,
+        RunFolder,
+        RunOutcome,
+        RunSettings,
+        models,
+        run,
+        select_scenarios,
+    )
 
 __version__ = "0.1.0"
 
-_API = ("Run", "RunFolder", "RunOutcome", "run", "select_scenarios")
+_API = (
+    "Models",
+    "ModelsOutcome",
+    "Run",
+    "RunFolder",
+    "RunOutcome",
+    "RunSettings",
+    "models",
+    "run",
+    "select_scenarios",
+)
 
-__all__ = ["Run", "RunFolder", "RunOutcome", "__version__", "run", "select_scenarios"]
+__all__ = [
+    "Models",
+    "ModelsOutcome",
+    "Run",
+    "RunFolder",
+    "RunOutcome",
+    "RunSettings",
+    "__version__",
+    "models",
+    "run",
+    "select_scenarios",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -18,7 +18,7 @@ import yaml
 
 from cli_support import Invoke, Proctor, output
 from proctor.agents.llm import Recorded, ReplayProvider, Transcript, openai_reply
-from proctor.cli.models_cmd import arm_names
+from proctor.api import arm_names
 from proctor.compare import arm_pairs
 from proctor.errors import RunError
 from proctor.records import AttemptRecord

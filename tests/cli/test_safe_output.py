@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from cli_support import Proctor, output, probe, run_args
-from proctor.cli.run import exit_code
+from proctor.api import exit_code
 from proctor.records import AttemptRecord
 
 KEY = "sk-test-abcdef123456"

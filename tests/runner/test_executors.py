@@ -39,9 +39,7 @@ async def run(
     arms: list[str] | None = None,
     **kw: object,
 ) -> RunOutcome:
-    return await proctor.run(
-        picked,
-        arms or ["oracle=scripted"],
+    settings = proctor.RunSettings(
         repeat=repeat,
         options=options(**kw),
         results=results,
@@ -49,6 +47,7 @@ async def run(
         executor=executor,
         workers=workers,
     )
+    return await proctor.run(picked, arms or ["oracle=scripted"], settings)
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ import pytest
 
 import proctor
 from cli_support import probe, write_scenario
+from proctor.api import RunSettings
 from proctor.errors import RunError
 from proctor.records import WebRequest
 from proctor.runner import RunOptions, check_same_plan
@@ -22,11 +23,15 @@ def options() -> RunOptions:
 def test_a_resume_that_would_change_the_plan_is_refused(tmp_path: Path) -> None:
     loaded = load_scenario(write_scenario(tmp_path / "s", probe("probe-a")))
     results = tmp_path / "results"
-    proctor.Run.open([loaded], ["oracle=scripted"], repeat=3, results=results, label="L")
+    proctor.Run.open(
+        [loaded], ["oracle=scripted"], RunSettings(repeat=3, results=results, label="L")
+    )
     before = (results / "L" / "run.json").read_bytes()
     with pytest.raises(RunError) as info:
         proctor.Run.open(
-            [loaded], ["oracle=scripted", "null"], repeat=2, results=results, label="L", resume=True
+            [loaded],
+            ["oracle=scripted", "null"],
+            RunSettings(repeat=2, results=results, label="L", resume=True),
         )
     message = str(info.value)
     assert "--resume L: the plan would change" in message
@@ -52,7 +57,7 @@ def test_a_decoy_some_scenario_lacks_is_refused_while_planning(tmp_path: Path) -
     other = [{"name": "other", "steps": [{"op": "done", "answer": "7"}], "fails": ["answer"]}]
     b = load_scenario(write_scenario(tmp_path / "s", probe("probe-b", decoys=other)))
     with pytest.raises(RunError) as info:
-        proctor.Run.open([a, b], ["decoy:wrong-answer"], results=tmp_path / "results")
+        proctor.Run.open([a, b], ["decoy:wrong-answer"], RunSettings(results=tmp_path / "results"))
     assert "no decoy 'wrong-answer' in probe-b (probe-b's decoys: other)" in str(info.value)
     assert not (tmp_path / "results").exists()  # refused before any folder was made
 
@@ -66,7 +71,7 @@ async def test_a_half_written_attempt_is_redone_and_its_requests_are_not_doubled
     ]
     results = tmp_path / "results"
     first = await proctor.run(
-        loaded, ["oracle=scripted"], options=options(), results=results, label="L"
+        loaded, ["oracle=scripted"], RunSettings(options=options(), results=results, label="L")
     )
     assert first.exit_code == 0
     run_dir = first.folder.path
@@ -80,7 +85,9 @@ async def test_a_half_written_attempt_is_redone_and_its_requests_are_not_doubled
     kept = (run_dir / "attempts" / "probe-a" / "oracle-1" / "attempt.json").read_bytes()
 
     again = await proctor.run(
-        loaded, ["oracle=scripted"], options=options(), results=results, label="L", resume=True
+        loaded,
+        ["oracle=scripted"],
+        RunSettings(options=options(), results=results, label="L", resume=True),
     )
     assert [r.result for r in again.records] == ["passed", "passed"]
     assert (run_dir / "attempts" / "probe-a" / "oracle-1" / "attempt.json").read_bytes() == kept

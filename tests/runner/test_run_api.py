@@ -33,8 +33,9 @@ async def test_run_writes_the_results_tree_and_its_exit_code(tmp_path: Path) -> 
     path = tmp_path / "api-probe.yaml"
     path.write_text(yaml.safe_dump(SCENARIO, sort_keys=False), encoding="utf-8")
     results = tmp_path / "results"
+    settings = proctor.RunSettings(results=results, label="L")
     outcome = await proctor.run(
-        [load_scenario(path)], ["oracle=scripted", "bad=decoy:wrong"], results=results, label="L"
+        [load_scenario(path)], ["oracle=scripted", "bad=decoy:wrong"], settings
     )
     run_dir = results / "L"
     assert outcome.folder.path == run_dir and outcome.folder.label == "L"
@@ -65,7 +66,7 @@ async def test_run_writes_the_results_tree_and_its_exit_code(tmp_path: Path) -> 
         assert ticks >= 0, record.timings  # the phases never add up to more than the total
         assert record.agent_seconds == record.timings["agent"]
     with pytest.raises(RunError, match="never overwritten"):
-        await proctor.run([load_scenario(path)], ["oracle=scripted"], results=results, label="L")
+        await proctor.run([load_scenario(path)], ["oracle=scripted"], settings)
 
 
 def test_phases_never_overlap_and_add_up_to_at_most_the_total() -> None:

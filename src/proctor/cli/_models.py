@@ -1,5 +1,6 @@
-"""Model-tier options of ``proctor run`` (and calibrate): keys, prices, vision, the judge,
-the persona."""
+"""Model-tier options of ``proctor run``, ``models`` and ``calibrate`` (keys, prices, vision,
+the judge, the persona) and what they print: the arms and scenarios a run skips, the
+models' facts under its table."""
 
 from __future__ import annotations
 
@@ -14,23 +15,12 @@ from rich.console import Console
 
 from proctor._text import console as safe_console
 from proctor._text import markup
-from proctor.agents.llm import (
-    LLMJudge,
-    LLMPersona,
-    arm_warnings,
-    make_judge,
-    make_persona,
-    parse_model_spec,
-    refuse_persona_model,
-    refuse_same_model,
-    spend_lines,
-    with_options,
-)
+from proctor.agents.llm import parse_model_spec, refuse_same_model, spend_lines
+from proctor.api import Preflight
 from proctor.errors import RunError
 from proctor.records import AttemptRecord
 from proctor.report import StoredRun
-from proctor.runner import Arm, scenario_skip
-from proctor.scenario import LoadedScenario
+from proctor.runner import Arm
 
 StrictOpt = Annotated[
     bool,
@@ -77,69 +67,18 @@ PersonaOpt = Annotated[
 ]
 
 
-def model_specs(texts: Sequence[str], *, vision: bool, prices: Path | None) -> list[str]:
-    """``--arm`` texts with the run-wide model options added to model specs."""
-    out = []
-    for text in texts:
-        name, sep, spec = text.partition("=")
-        if sep and ":" not in name:
-            out.append(f"{name}={with_options(spec, vision=vision, prices=prices)}")
-        else:
-            out.append(with_options(text, vision=vision, prices=prices))
-    return out
-
-
-def check_arms(arms: Sequence[Arm], *, strict: bool, console: Console) -> None:
-    """Print each skipped arm with its reason and each price warning; ``strict`` refuses skips.
-
-    Raises:
-        RunError: under ``strict``, naming every arm that cannot run.
-    """
-    skipped = [a for a in arms if a.skip]
-    if strict and skipped:
-        reasons = "; ".join(a.skip or "" for a in skipped)
-        raise RunError(f"--strict: {reasons}; set the key(s) or drop --strict to skip")
+def print_preflight(found: Preflight, console: Console) -> None:
+    """Each arm skipped with its reason, each price warning (on stderr), then each
+    scenario skipped with its reason."""
     err = safe_console(stderr=True, soft_wrap=True)
-    for a in skipped:
-        console.print(f"[yellow]skipped[/] arm {markup(a.name)}: {markup(a.skip or '')}")
-    for a in arms:
-        if not a.skip:
-            for warning in arm_warnings(a.name, a.spec):
-                err.print(f"[yellow]warning:[/] {markup(warning)}", highlight=False)
-
-
-def check_scenarios(scenarios: Sequence[LoadedScenario], *, strict: bool, console: Console) -> None:
-    """Print each scenario this machine cannot run (a desktop one without the desktop
-    stack, a live one offline) with its reason; ``strict`` refuses them.
-
-    Raises:
-        RunError: under ``strict``, naming every scenario that cannot run and why.
-    """
-    skipped = [(s.scenario.id, why) for s in scenarios if (why := scenario_skip(s.scenario))]
-    if strict and skipped:
-        names = ", ".join(name for name, _ in skipped)
-        raise RunError(
-            f"--strict: {names} cannot run here: {skipped[0][1]}; fix that, or drop --strict "
-            "to skip"
+    for arm in found.arms:
+        console.print(f"[yellow]skipped[/] arm {markup(arm.name)}: {markup(arm.reason)}")
+    for warning in found.warnings:
+        err.print(f"[yellow]warning:[/] {markup(warning)}", highlight=False)
+    for scenario in found.scenarios:
+        console.print(
+            f"[yellow]skipped[/] scenario {markup(scenario.name)}: {markup(scenario.reason)}"
         )
-    for name, why in skipped:
-        console.print(f"[yellow]skipped[/] scenario {markup(name)}: {markup(why)}")
-
-
-def judge_for(spec: str | None, arms: Sequence[Arm]) -> LLMJudge | None:
-    """The judge for ``--judge``, refused when its model is an arm's model."""
-    if spec is None:
-        return None
-    refuse_same_model(spec, [(a.name, a.spec) for a in arms])
-    return make_judge(spec)
-
-
-def persona_for(spec: str | None, arms: Sequence[Arm]) -> LLMPersona | None:
-    """The persona for ``--persona``, refused when its model is an arm's model."""
-    if spec is None:
-        return None
-    refuse_persona_model(spec, [(a.name, a.spec) for a in arms])
-    return make_persona(spec)
 
 
 def refuse_stored_model(spec: str, run: StoredRun) -> None:

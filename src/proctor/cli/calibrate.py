@@ -11,9 +11,9 @@ from rich.table import Table
 
 from proctor._text import console as safe_console
 from proctor._text import markup
-from proctor.api import Run
+from proctor.api import Run, RunSettings, preflight
 from proctor.cli._common import ResultsOpt, ScenariosOpt, catalog
-from proctor.cli._models import PricesOpt, StrictOpt, VisionOpt, check_arms, model_specs
+from proctor.cli._models import PricesOpt, StrictOpt, VisionOpt, print_preflight
 from proctor.cli._scale import default_retry_delays
 from proctor.errors import RunError
 from proctor.records import check_label
@@ -50,7 +50,7 @@ def calibrate(
     retries: Annotated[int, typer.Option("--retries", min=0, help="Infra-fault retries.")] = 2,
 ) -> None:
     """Run each prompt variant N times; report its correct prefix and outcomes."""
-    from proctor.agents.llm import is_model_spec
+    from proctor.agents.llm import is_model_spec, with_options
     from proctor.agents.llm.calibrate import calibrate as score_calibration
     from proctor.agents.llm.calibrate import prompt_specs, variants_in
 
@@ -64,20 +64,21 @@ def calibrate(
             f"--arm {arm!r}: calibrate needs a model spec (openai:MODEL, "
             "openai-compatible:MODEL@URL or anthropic:MODEL)"
         )
-    spec = model_specs([arm], vision=vision, prices=prices)[0]
+    spec = with_options(arm, vision=vision, prices=prices)
     found = variants_in(variants)
     console = safe_console()
     arms = [parse_arm(text) for text in prompt_specs(spec, found)]
-    check_arms(arms, strict=strict, console=console)
+    print_preflight(preflight(arms, (), strict=strict), console)
     if all(a.skip for a in arms):
         return
     options = RunOptions(
         infra_retries=retries, retry_delays=default_retry_delays(), screenshots=False
     )
-    planned = Run.open(
-        [loaded], arms, repeat=runs, options=options, results=results, label=label,
+    settings = RunSettings(
+        repeat=runs, results=results, label=label, options=options,
         config={"command": "calibrate"}, reports=False,
     )  # fmt: skip
+    planned = Run.open([loaded], arms, settings)
     label, run_dir = planned.folder.label, planned.folder.path
     console.print(
         f"calibrate [bold]{markup(loaded.scenario.id)}[/]: {len(found)} variant(s) x {runs} "

@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from proctor._text import console as safe_console
-from proctor.api import EXIT_UNSCORED, Run, exit_code
+from proctor.api import EXIT_UNSCORED, Run, RunSettings
 from proctor.cli._common import (
     CapabilityOpt,
     OnlyOpt,
@@ -35,13 +34,10 @@ from proctor.cli._models import (
     StrictOpt,
     TimeScaleOpt,
     VisionOpt,
-    check_arms,
-    check_scenarios,
-    judge_for,
-    model_specs,
-    persona_for,
     print_model_facts,
+    print_preflight,
 )
+from proctor.cli._progress import attempt_bar
 from proctor.cli._scale import (
     BudgetOpt,
     ExecutorOpt,
@@ -53,7 +49,7 @@ from proctor.cli._scale import (
 )
 from proctor.cli.report import TargetsOpt, print_paths
 from proctor.errors import RunError
-from proctor.records import AttemptRecord, check_label
+from proctor.records import check_label
 from proctor.report import (
     load_targets,
     print_diagnose,
@@ -61,9 +57,9 @@ from proctor.report import (
     print_peers,
     print_table,
 )
-from proctor.runner import PlanItem, RunOptions, parse_arm
+from proctor.runner import RunOptions
 
-__all__ = ["exit_code", "run"]
+__all__ = ["run"]
 
 
 def run(
@@ -123,60 +119,36 @@ def run(
     )
     if not picked:
         raise RunError("no scenario matches --tier/--only/--capability; `proctor list` shows them")
-    if resume and not label:
-        raise RunError("--resume needs the --label of the run to continue")
-    bars = load_targets(targets)
-    specs = model_specs(arm or ["oracle=scripted"], vision=vision, prices=prices)
-    arms = [parse_arm(a) for a in specs]
-    console = safe_console()
-    check_arms(arms, strict=strict, console=console)
-    check_scenarios(picked, strict=strict, console=console)
-    the_judge = judge_for(judge, arms)
-    the_persona = persona_for(persona, arms)
     kind, count = executor_kind(executor, workers)
     options = RunOptions(
         keep_scratch=keep_scratch,
         infra_retries=retries,
         retry_delays=retry_delays(delays),
-        judge=the_judge,
-        persona=the_persona,
         time_scale=time_scale,
     )
     selection = {
         "tiers": tier or [], "only": split_only(only), "capabilities": capability or []
     }  # fmt: skip
-    planned = Run.open(
-        picked, arms, repeat=repeat, options=options, results=results, label=label,
-        resume=resume, targets=bars, config=selection,
-        executor=kind, workers=count, ray_address=ray_address, budget_usd=budget,
-        strict=strict,
+    settings = RunSettings(
+        repeat=repeat, results=results, label=label, resume=resume, options=options,
+        vision=vision, prices=prices, judge=judge, persona=persona, strict=strict,
+        targets=load_targets(targets), executor=kind, workers=count, ray_address=ray_address,
+        budget_usd=budget, config=selection,
     )  # fmt: skip
+    console = safe_console()
+    planned = Run.open(picked, arm or ["oracle=scripted"], settings)
+    print_preflight(planned.preflight, console)
     where = f" on {kind} x {count}" if kind != "inline" else ""
     console.print(
-        f"run [bold]{planned.folder.label}[/]: {len(picked)} scenario(s) x {len(arms)} arm(s) "
-        f"x {repeat}{where}"
+        f"run [bold]{planned.folder.label}[/]: {len(picked)} scenario(s) x "
+        f"{len(planned.arms)} arm(s) x {repeat}{where}"
     )
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
-        task = progress.add_task("starting", total=len(planned.plan))
-
-        def hook(item: PlanItem, record: AttemptRecord | None) -> None:
-            if record is None:
-                progress.update(task, description=item.attempt_id)
-            else:
-                progress.advance(task)
-
+    with attempt_bar(console, len(planned.plan)) as bar:
         stop = Stop()
         try:
-            outcome = asyncio.run(stoppable(planned.execute(progress=hook), stop))
+            outcome = asyncio.run(stoppable(planned.execute(progress=bar), stop))
         except (KeyboardInterrupt, asyncio.CancelledError):
-            progress.stop()
+            bar.stop()
             say_interrupted(stop, planned.folder.label, safe_console(stderr=True))
             raise typer.Exit(stop.exit_code) from None
     assert outcome.reports is not None  # reports are on for `proctor run`
@@ -184,7 +156,7 @@ def run(
     print_table(summary, console)
     print_metrics(summary, console)
     print_peers(summary, console)
-    print_model_facts(outcome.records, arms, console)
+    print_model_facts(outcome.records, planned.arms, console)
     print_diagnose(summary.causes, shown(outcome.folder.path), console)
     print_paths(outcome.reports.paths, console)
     print_notes(outcome.notes, console)
