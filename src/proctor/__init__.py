@@ -1,6 +1,6 @@
 """proctor: measures what computer-use and browser agents actually do.
 
-The API (``proctor.run``, ``proctor.models``, ``RunSettings``, ...)
+The API (``proctor.run``, ``proctor.gate``, ``proctor.models``, ``RunSettings``, ...)
 lives in ``proctor.api`` and is imported on first use, so ``import proctor`` stays light.
 """
 
@@ -8,12 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from proctor.api import (
+        Gate,
+        GateResult,
+        GateSpec,
         Models,
         ModelsOutcome,
         Run,
         RunFolder,
         RunOutcome,
         RunSettings,
+        gate,
         models,
         run,
         select_scenarios,
@@ -22,18 +26,25 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _API = (
+    "Gate",
+    "GateResult",
+    "GateSpec",
     "Models",
     "ModelsOutcome",
     "Run",
     "RunFolder",
     "RunOutcome",
     "RunSettings",
+    "gate",
     "models",
     "run",
     "select_scenarios",
 )
 
 __all__ = [
+    "Gate",
+    "GateResult",
+    "GateSpec",
     "Models",
     "ModelsOutcome",
     "Run",
@@ -41,6 +52,7 @@ __all__ = [
     "RunOutcome",
     "RunSettings",
     "__version__",
+    "gate",
     "models",
     "run",
     "select_scenarios",

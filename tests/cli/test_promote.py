@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cli_support import Proctor, output, probe, write_scenario
-from proctor.cli.gate import SHIPPED_GATE
+from proctor.api import SHIPPED_GATE
 from proctor.compare import CANARY, GateEntry, GateFile, ScenarioInfo, load_gate, save_gate
 from proctor.records import AttemptRecord
 from proctor.scenario import load_catalog, load_scenario

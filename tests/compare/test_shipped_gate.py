@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from proctor.cli.gate import LOCAL_GATE, SHIPPED_GATE, GateArgs, gate_job, resolve_gate
+from proctor.api import LOCAL_GATE, SHIPPED_GATE, Gate, RunSettings, resolve_gate
 from proctor.compare import ScenarioInfo, load_gate
-from proctor.runner.gate import resolve_side
 from proctor.scenario import SUITE_ROOT, load_catalog
 from proctor.world import all_sites
 
@@ -79,21 +78,18 @@ def test_the_gate_file_is_local_gate_json_when_it_exists_else_the_shipped_one(
 
 
 def test_first_use_plans_every_shipped_gate_scenario(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)  # no ./gate.json here: the shipped one is read
     results = tmp_path / "results"
-    args = GateArgs(
-        tier=None, only=None, scenarios=None, repeat=5, gate_file=None, results=results,
-        label=None, top_ups=True, retries=0, dry_run=True,
-    )  # fmt: skip
-    base = resolve_side("baseline", "scripted", results)
-    cand = resolve_side("candidate", "null", results)
-    assert gate_job(base, cand, args) == 0
-    n = len(load_gate(SHIPPED_GATE).scenarios)
-    out = capsys.readouterr().out
-    assert f"plan: {n} scenario(s), {n} of them in {SHIPPED_GATE}, x 2 arm(s)" in out
-    assert not results.exists()  # a dry run runs nothing
+    planned = Gate.open("scripted", "null", settings=RunSettings(repeat=5, results=results))
+    gated = sorted(e.scenario for e in load_gate(SHIPPED_GATE).scenarios)
+    assert planned.gate_file == SHIPPED_GATE
+    assert sorted(planned.job.gated_in_plan()) == gated
+    assert sorted(s.scenario.id for s in planned.job.scenarios) == gated
+    assert [s.arm.spec for s in planned.job.arm_sides] == ["scripted", "null"]
+    assert planned.attempts == len(gated) * 2 * 5
+    assert not results.exists()  # planning writes nothing
 
 
 def test_proctor_gate_on_first_use_gets_past_no_scenario_to_run(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 
 from proctor._text import console as safe_console
+from proctor.api import LOCAL_GATE, catalog_for, resolve_gate
 from proctor.cli._common import ResultsOpt, ScenariosOpt
-from proctor.cli.gate import LOCAL_GATE, catalog_for, resolve_gate
 from proctor.errors import RunError
 from proctor.records import AttemptRecord
 from proctor.report import load_run
@@ -82,7 +82,7 @@ def promote_run(
     arm = proving_arm(run.records, arm, label)
     source, target = resolve_gate(gate_file), gate_file or LOCAL_GATE
     gate = load_gate(source)
-    cat = catalog_for(scenarios, {r.scenario for r in run.records} | set(gate.hashes()))
+    cat = catalog_for(scenarios or (), {r.scenario for r in run.records} | set(gate.hashes()))
     current = {sid: ScenarioInfo.of(loaded) for sid, loaded in cat.scenarios.items()}
     change = promote(
         gate,
