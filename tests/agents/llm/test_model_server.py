@@ -330,3 +330,17 @@ async def test_a_slow_model_without_a_provider_failure_is_still_a_timeout(
     why = [f"{f.kind}: {f.message}" for f in s.record.infra_faults]
     assert (s.record.result, s.record.stop_reason) == ("failed", "timeout"), why
     assert s.record.infra_faults == [] and s.record.infra_seconds == 0
+
+
+async def test_reloading_the_start_page_is_not_typing_a_links_address(
+    worker: Worker, suite: dict[str, LoadedScenario], server: ReplayServer
+) -> None:
+    # Small models often begin with a navigate to the url the brief names, where the
+    # browser already is: clicked-not-typed counts navigations to the links' targets only.
+    reload = openai_reply("navigate", {"url": "http://headers.proctor.test/"}, call_id="n0")
+    s = await serve(
+        worker, suite["header-enumeration"], [Recorded(body=reload), *clicks()], server,
+        wire="compatible",
+    )  # fmt: skip
+    assert s.record.result == "passed", s.record.failed_checks
+    assert [st.op for st in s.record.steps] == ["navigate"] + ["click"] * 5 + ["done"]

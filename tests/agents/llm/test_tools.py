@@ -64,11 +64,11 @@ def test_click_schema_is_exact() -> None:
                     "selector": {"type": "string", "description": "CSS selector."},
                     "x": {"type": "number", "description": "Page x coordinate in CSS pixels."},
                     "y": {"type": "number", "description": "Page y coordinate in CSS pixels."},
-                    "button": {
+                    "mouse_button": {
                         "enum": ["left", "right", "middle"],
                         "type": "string",
-                        "description": "Which mouse button: left (the default) for an ordinary "
-                        "click, right for a context menu, middle for the wheel button.",
+                        "description": "The mouse button, not a page's button: left (default), "
+                        "right, middle.",
                     },
                     "clicks": {
                         "maximum": 3,
@@ -101,3 +101,16 @@ def test_tool_calls_parse_into_actions_or_say_what_is_wrong() -> None:
         parse_action(ToolCall("c1", "fly", "{}"))
     with pytest.raises(ToolCallError, match="click needs a ref"):
         parse_action(ToolCall("c1", "click", "{}"))
+
+
+def test_the_mouse_button_says_so_and_older_recordings_still_load() -> None:
+    click = next(t for t in action_tools() if t.name == "click")
+    button = click.parameters["properties"]["mouse_button"]
+    assert "button" not in click.parameters["properties"]
+    assert button["description"].startswith("The mouse button, not a page's button")
+    right = Click(x=1, y=2, mouse_button="right")
+    given = '{"x": 1, "y": 2, "mouse_button": "right"}'
+    assert parse_action(ToolCall("c1", "click", given)) == right
+    # the old name, as recorded transcripts and scenario files spell it
+    assert parse_action(ToolCall("c1", "click", '{"x": 1, "y": 2, "button": "right"}')) == right
+    assert right.mouse() == {"button": "right"}
