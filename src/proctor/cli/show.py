@@ -170,6 +170,8 @@ def print_attempt(view: AttemptView, label: str, run_dir: Path, out: Console) ->
         _field(out, "exit code", f"{r.exit_code}{signal}")
     if r.stderr_tail:
         _block(out, "stderr tail", r.stderr_tail)
+    if view.first_request is not None:
+        _field(out, "first call", view.first_request.line)
     _print_failed(out, view)
     _print_steps(out, view)
     _print_timeline(out, view)

@@ -396,6 +396,11 @@ class PlannerCall(_Record):
     tokens: dict[str, int] = Field(
         default_factory=dict, description="input, output, cached, reasoning (and cache_write)."
     )
+    prompt_estimate: int | None = Field(
+        default=None,
+        description="The request's prompt tokens as proctor estimates them before sending it "
+        "(characters / 3, a screenshot as 1,600); tokens.input is the provider's own count.",
+    )
     cost_usd: float | None = Field(description="From the price table; None for an unknown model.")
     model: str | None = Field(default=None, description="Model id the provider answered with.")
     status: PlannerStatus = "ok"

@@ -344,3 +344,26 @@ async def test_reloading_the_start_page_is_not_typing_a_links_address(
     )  # fmt: skip
     assert s.record.result == "passed", s.record.failed_checks
     assert [st.op for st in s.record.steps] == ["navigate"] + ["click"] * 5 + ["done"]
+
+
+async def test_form_fills_first_request_is_lean_and_the_task_still_passes(
+    worker: Worker, suite: dict[str, LoadedScenario], server: ReplayServer
+) -> None:
+    search = {"role": "searchbox", "name": "Search the catalog", "value": "blue enamel kettle"}
+    replies = [
+        Recorded(body=openai_reply("fill", search, call_id="f0")),
+        Recorded(body=openai_reply("click", {"role": "button", "name": "Search"}, call_id="f1")),
+        Recorded(body=openai_reply("done", {}, call_id="f2")),
+    ]
+    s = await serve(worker, suite["form-fill"], replies, server, wire="compatible")
+    assert s.record.result == "passed", s.record.failed_checks
+    first = s.requests[0]["body"]
+    # A search form's world: no files, no user, no select box, tab or late content.
+    offered = ["navigate", "back", "click", "fill", "press", "type", "extract", "done"]
+    assert [t["function"]["name"] for t in first["tools"]] == offered
+    (model,) = [e for e in s.events if e["kind"] == "model"]
+    assert model["tools"] == offered
+    # proctor's own estimate (characters / 3: no tokenizer ships offline), recorded on the
+    # call and shown by `proctor show`; it was about 5,100 with all 19 tools.
+    estimate = s.record.planner[0].prompt_estimate
+    assert estimate is not None and estimate <= 1500, estimate

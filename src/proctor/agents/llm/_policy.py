@@ -107,6 +107,9 @@ class LLMPolicy:
     """The screenshot the model saw last (its coordinates are in that screen)."""
     _said: tuple[str, ...] = ()
     """What the user said since the last turn, sent as the user's own turn."""
+    offered: frozenset[str] | None = None
+    """The action tools the scenario's world needs (``offered_tools``); None: every one the
+    computer allows."""
 
     @property
     def native(self) -> bool:
@@ -115,9 +118,12 @@ class LLMPolicy:
     @property
     def tools(self) -> list[ToolSpec]:
         if self.native:
-            return computer_functions(user=self.offer_user)
+            return computer_functions(user=self.offer_user, offered=self.offered)
         return action_tools(
-            user=self.offer_user, surface=self.surface, timeline=self.offer_timeline
+            user=self.offer_user,
+            surface=self.surface,
+            timeline=self.offer_timeline,
+            offered=self.offered,
         )
 
     async def _screen(self, *, look: bool = False) -> bytes | None:
@@ -203,6 +209,7 @@ class LLMPolicy:
 
     async def _ask(self) -> Answered:
         native: NativeTool | None = None
+        tools = self.tools
         if self.native:
             system = self.prompts.render("computer")
             if self._shot is None:
@@ -210,8 +217,9 @@ class LLMPolicy:
             version = self.config.computer or ""
             native = NativeTool(self.config.wire, version, self._shot.screen)
         else:
-            system = self.prompts.render("system", surface=self.surface)
-        request = Request(system, tuple(self.messages), self.tools, native=native)
+            names = [t.name for t in tools]
+            system = self.prompts.render("system", surface=self.surface, tools=names)
+        request = Request(system, tuple(self.messages), tools, native=native)
         return await self.ledger.ask(
             self.wire, request, self.config, trace=self.trace, closing=self.closing
         )
