@@ -64,7 +64,7 @@ def stored(results: Path) -> Path:
         answer="41 [bold]no[/bold]",
         planner_calls=2,
         planner=[
-            _call(1, reply_text=REPLY, prompt_estimate=1395),
+            _call(1, reply_text=REPLY, prompt_estimate=1395, parsed_from_text=True),
             _call(2, status="no_tool", tool=None, retries=2, error="reply called no tool"),
         ],
         checks=[
@@ -126,7 +126,7 @@ def test_show_prints_the_crash_the_calls_and_the_text_escaped(
     # The per-call table: one row per call, tokens as in/out/cached.
     rows = [line for line in lines if "1500/42/300" in line]
     assert len(rows) == 2, out
-    assert "click" in rows[0] and "1234 ms" in rows[0] and "$0.0021" in rows[0]
+    assert "click (text)" in rows[0] and "1234 ms" in rows[0] and "$0.0021" in rows[0]
     assert "no_tool" in rows[1] and "reply called no tool" in rows[1]
     # The model's text turn, escaped: markup shown as typed, ESC and the bidi override visible.
     at = lines.index("model text, call 1")

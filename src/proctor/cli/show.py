@@ -137,7 +137,7 @@ def _print_calls(out: Console, view: AttemptView) -> None:
             str(c.index),
             markup(c.purpose),
             markup(c.status),
-            markup(c.tool),
+            markup(c.tool + (" (text)" if c.from_text else "")),
             _ms(c.latency_ms),
             str(c.retries),
             c.tokens,

@@ -407,6 +407,10 @@ class PlannerCall(_Record):
     tool: str | None = Field(default=None, description="The tool the reply called.")
     error: str | None = Field(default=None, description="Why the reply was not usable.")
     reply_text: str = Field(default="", description="The reply's text, besides any tool call.")
+    parsed_from_text: bool = Field(
+        default=False,
+        description="Its calls were read from the reply's text, not its tool calls (+text_calls).",
+    )
     recorded: bool = Field(
         default=False, description="Served by the replay provider: a recording, not a model."
     )

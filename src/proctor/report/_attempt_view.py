@@ -44,6 +44,8 @@ class CallRow:
     model: str | None
     error: str
     """Why the reply was not usable; empty when it was."""
+    from_text: bool = False
+    """Its calls were read from the reply's text (``+text_calls``)."""
 
     @classmethod
     def of(cls, call: PlannerCall) -> CallRow:
@@ -58,6 +60,7 @@ class CallRow:
             cost_usd=call.cost_usd,
             model=call.model,
             error=call.error or "",
+            from_text=call.parsed_from_text,
         )
 
 

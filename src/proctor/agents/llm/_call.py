@@ -204,6 +204,7 @@ class Ledger:
         status: PlannerStatus = "ok",
         tool: str | None = None,
         error: str | None = None,
+        parsed_from_text: bool = False,
     ) -> PlannerCall:
         reply = answered.reply
         usage = reply.usage
@@ -225,6 +226,7 @@ class Ledger:
             tool=tool,
             error=error,
             reply_text=reply.text,
+            parsed_from_text=parsed_from_text,
             recorded=reply.recording is not None,
         )
         self.calls.append(call)
