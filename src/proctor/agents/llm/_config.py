@@ -53,7 +53,8 @@ class ModelConfig:
             openai-compatible servers (not every one knows required).
         text_calls: Read a reply with no tool call but a JSON call (or JSON lines of
             calls) of offered tools in its text as those calls (``+text_calls``,
-            ``_text_calls``): small models often write their calls as text.
+            ``_text_calls``): small models often write their calls as text. Not with
+            ``computer``.
         computer: The provider's native computer-use tool type (``+computer``), or None
             for proctor's own tools: ``computer_20251124`` or ``computer_20250124``
             (Anthropic), ``computer`` or ``computer_use_preview`` (OpenAI's Responses API).

@@ -264,8 +264,9 @@ class LLMPolicy:
                 # server would answer an identical one the same way), and from every
                 # nudge before it (a model at temperature 0 echoed a repeated one).
                 self._nudges += 1
+                as_text = self.config.text_calls and not self.native
                 nudge = self.prompts.render(
-                    "nudge", empty=not said, text_calls=self.config.text_calls, n=self._nudges
+                    "nudge", empty=not said, text_calls=as_text, n=self._nudges
                 )
                 self.messages.append(UserText(nudge))
                 continue
@@ -353,8 +354,9 @@ class LLMPolicy:
         self._answer(result, image)
 
     def _text_calls(self, reply: Reply) -> tuple[ToolCall, ...]:
-        """With ``+text_calls``, the calls a reply without tool calls wrote in its text."""
-        if reply.calls or not self.config.text_calls:
+        """With ``+text_calls``, the calls a reply without tool calls wrote in its text (never
+        with the native computer tool: a provider that chains its turns knows only its ids)."""
+        if reply.calls or not self.config.text_calls or self.native:
             return ()
         prefix = f"text_{len(self.ledger.calls) + 1}"
         return text_calls(reply.text, [t.name for t in self.tools], prefix=prefix)
