@@ -56,6 +56,7 @@ def test_each_tuple_is_its_alias_values_without_repeats() -> None:
         (vocab.DateUnit, vocab.DATE_UNITS),
         (vocab.MailBulkAction, vocab.MAIL_BULK_ACTIONS),
         (vocab.ToolChoice, vocab.TOOL_CHOICES),
+        (vocab.PageControl, vocab.PAGE_CONTROLS),
         (vocab.ExecutorKind, vocab.EXECUTORS),
         (vocab.SpareMode, vocab.SPARE_MODES),
         (vocab.InjectKind, vocab.INJECT_KINDS),

@@ -316,6 +316,17 @@ CancelStage = Literal[CancelStep, "confirm"]
 StayEffect = Literal["keep", "pause"]
 """What the confirmation page's stay box does when ticked: keep the plan, or pause it."""
 
+PageControl = Literal[
+    "select", "checkbox", "new_tab", "file_input", "pointer", "scroller", "delayed", "kept_sign_in"
+]
+"""What a site's pages hold that needs a tool beyond a browser agent's core ones
+(``Site.controls``; a model arm is offered its tool): select, a select box (``select``);
+checkbox, a checkbox or radio (``check``); new_tab, a link or script that opens a tab
+(``tabs``); file_input, a file input (``upload``); pointer, a widget worked by dragging or
+hovering (``drag``, ``hover``); scroller, content that loads or shows only as it scrolls
+(``scroll``); delayed, content that appears or changes after a delay, with no action
+(``wait``); kept_sign_in, a sign-in the browser keeps across a restart (``restart``)."""
+
 # ---------------------------------------------------------------------------------------
 # Model providers (``proctor.agents.llm``)
 
@@ -466,6 +477,7 @@ TRIGGER_KINDS: tuple[TriggerKind, ...] = get_args(TriggerKind)
 DATE_UNITS: tuple[DateUnit, ...] = get_args(DateUnit)
 MAIL_BULK_ACTIONS: tuple[MailBulkAction, ...] = get_args(MailBulkAction)
 TOOL_CHOICES: tuple[ToolChoice, ...] = get_args(ToolChoice)
+PAGE_CONTROLS: tuple[PageControl, ...] = get_args(PageControl)
 EXECUTORS: tuple[ExecutorKind, ...] = get_args(ExecutorKind)
 RUN_STATES: tuple[RunState, ...] = get_args(RunState)
 SPARE_MODES: tuple[SpareMode, ...] = get_args(SpareMode)
@@ -509,6 +521,7 @@ __all__ = [
     "MANUAL_STOPS",
     "MANUAL_VERDICTS",
     "NOT_RUN",
+    "PAGE_CONTROLS",
     "PLAY_KINDS",
     "REFUSALS",
     "RUN_STATES",
@@ -564,6 +577,7 @@ __all__ = [
     "ManualVerdict",
     "NotRun",
     "OwnerRole",
+    "PageControl",
     "PaymentOutcome",
     "PlanKind",
     "PlanStatus",

@@ -64,7 +64,7 @@ def stored(results: Path) -> Path:
         answer="41 [bold]no[/bold]",
         planner_calls=2,
         planner=[
-            _call(1, reply_text=REPLY),
+            _call(1, reply_text=REPLY, prompt_estimate=1395, parsed_from_text=True),
             _call(2, status="no_tool", tool=None, retries=2, error="reply called no tool"),
         ],
         checks=[
@@ -121,10 +121,12 @@ def test_show_prints_the_crash_the_calls_and_the_text_escaped(
     step = next(line for line in lines if "navigate" in line)
     assert "url /contact" in step and "error" in step and "87 ms" in step, step
     assert "net::ERR_ABORTED" in step
+    # The first decision's prompt: proctor's estimate and the provider's count.
+    assert "first call ~1,395 prompt tokens estimated, 1,500 counted by the provider" in lines
     # The per-call table: one row per call, tokens as in/out/cached.
     rows = [line for line in lines if "1500/42/300" in line]
     assert len(rows) == 2, out
-    assert "click" in rows[0] and "1234 ms" in rows[0] and "$0.0021" in rows[0]
+    assert "click (text)" in rows[0] and "1234 ms" in rows[0] and "$0.0021" in rows[0]
     assert "no_tool" in rows[1] and "reply called no tool" in rows[1]
     # The model's text turn, escaped: markup shown as typed, ESC and the bidi override visible.
     at = lines.index("model text, call 1")
@@ -148,6 +150,7 @@ def test_show_json_is_the_attempt_view(stored: Path, results: Path, proctor: Pro
     assert [c["index"] for c in data["planner"]] == [1, 2]
     assert data["planner"][1]["error"] == "reply called no tool"
     assert data["text_turns"] == [{"call": 1, "text": REPLY}]
+    assert data["first_request"] == {"prompt_estimate": 1395, "input_tokens": 1500}
     assert data["failed_checks"][0]["path"] == "answer"
     assert data["steps"][0]["error"] == "net::ERR_ABORTED"
 

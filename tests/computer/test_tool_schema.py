@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from proctor.agents.llm import action_tools
+from proctor.agents.llm._tools import terse
 from proctor.computer import actions as a
 from proctor.computer._mcp_tools import description, input_schema
 from proctor.computer.tool_schema import tool_description, tool_parameters
@@ -17,7 +18,8 @@ def test_both_tool_surfaces_describe_an_action_by_its_docstring() -> None:
         for op, cls in a.ops_on(surface).items():
             assert description(op, surface) == tool_description(cls, surface=surface)
             assert llm[op].description == tool_description(cls, markdown=True, surface=surface)
-            assert llm[op].parameters == tool_parameters(cls, flat=True, surface=surface)
+            # a model is sent the flat schema terse (addressing described once, in its prompt)
+            assert llm[op].parameters == terse(tool_parameters(cls, flat=True, surface=surface))
             assert input_schema(op, surface) == tool_parameters(cls, surface=surface)
             if surface not in cls.surface_doc:
                 assert description(op, surface) == tool_description(cls)

@@ -48,10 +48,12 @@ def test_report_md_shows_dashes_for_the_scripted_arm() -> None:
     assert "| oracle | 2 | 2 | 100% [34.2–100.0] | 100% | – | – | – | 1 s | n/a | 0 | 0 |" in lines
     llm = "| llm · gpt-4.1-mini | 2 | 2 | 50% [9.5–90.5] | 50% | 3 | 1050 | $0.03 | 1 s | n/a |"
     assert f"{llm} 0 | 0 |" in lines
-    totals = lines.index("| arm | planner calls | invalid calls | tokens | $ | time |")
+    totals = lines.index(
+        "| arm | planner calls | invalid calls | read from text | tokens | $ | time |"
+    )
     assert lines[totals + 2 : totals + 4] == [
-        "| oracle | – | – | – | – | 2 s |",
-        "| llm · gpt-4.1-mini | 6 | 0 | 2100 | $0.06 | 2 s |",
+        "| oracle | – | – | – | – | – | 2 s |",
+        "| llm · gpt-4.1-mini | 6 | 0 | 0 | 2100 | $0.06 | 2 s |",
     ]
 
 
@@ -61,8 +63,8 @@ def test_report_html_shows_dashes_in_tables_attempts_and_the_cost_plot(tmp_path:
     html = render_html(summarize("r", records, 0.0, 1.0), records, tmp_path)
     assert _cells(html, "results", "oracle")[5:8] == ["–", "–", "–"]
     assert _cells(html, "results", "llm · gpt-4.1-mini")[5:8] == ["3", "1050", "$0.03"]
-    assert _cells(html, "totals", "oracle")[1:5] == ["–", "–", "–", "–"]
-    assert _cells(html, "totals", "llm · gpt-4.1-mini")[1:5] == ["6", "0", "2100", "$0.06"]
+    assert _cells(html, "totals", "oracle")[1:6] == ["–", "–", "–", "–", "–"]
+    assert _cells(html, "totals", "llm · gpt-4.1-mini")[1:6] == ["6", "0", "0", "2100", "$0.06"]
     assert "planner calls – · tokens – · cost – · tool calls" in html
     assert "planner calls 3 · tokens 1050 · cost $0.02 · tool calls" in html
     assert "planner calls 0" not in html and "cost $0.00" not in html
@@ -96,3 +98,15 @@ def test_proctor_models_shows_dashes_for_an_arm_without_usage() -> None:
     assert cells["tokens"] == ("–", "2100")
     assert cells["$"] == ("–", "$0.06")
     assert cells["$ per success"] == ("–", "$0.06")
+
+
+def test_the_totals_count_replies_read_from_text() -> None:
+    model = {"agent": "loop", "model": "qwen", "tokens": TOKENS, "planner_calls": 3}
+    calls = [planner_call(1, parsed_from_text=True), planner_call(2)]
+    calls.append(planner_call(3, parsed_from_text=True))
+    records = [make("alpha", "local", 1, "passed", cost_usd=None, planner=calls, **model)]
+    summary = summarize("r", records, 0.0, 1.0)
+    assert [m.total_text_calls for m in summary.metrics] == [2]
+    lines = render_markdown(summary, records).splitlines()
+    at = lines.index("| arm | planner calls | invalid calls | read from text | tokens | $ | time |")
+    assert lines[at + 2].startswith("| local · qwen | 3 | 0 | 2 |")

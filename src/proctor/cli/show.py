@@ -137,7 +137,7 @@ def _print_calls(out: Console, view: AttemptView) -> None:
             str(c.index),
             markup(c.purpose),
             markup(c.status),
-            markup(c.tool),
+            markup(c.tool + (" (text)" if c.from_text else "")),
             _ms(c.latency_ms),
             str(c.retries),
             c.tokens,
@@ -170,6 +170,8 @@ def print_attempt(view: AttemptView, label: str, run_dir: Path, out: Console) ->
         _field(out, "exit code", f"{r.exit_code}{signal}")
     if r.stderr_tail:
         _block(out, "stderr tail", r.stderr_tail)
+    if view.first_request is not None:
+        _field(out, "first call", view.first_request.line)
     _print_failed(out, view)
     _print_steps(out, view)
     _print_timeline(out, view)

@@ -22,7 +22,7 @@ import datetime as dt
 import re
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from proctor.vocab import ScrollDirection, Surface
 
@@ -252,10 +252,10 @@ class Click(_Pointable):
 
     op: Literal["click"] = "click"
     is_input = True
-    button: Literal["left", "right", "middle"] | None = Field(
+    mouse_button: Literal["left", "right", "middle"] | None = Field(
         default=None,
-        description="Which mouse button: left (the default) for an ordinary click, right "
-        "for a context menu, middle for the wheel button.",
+        validation_alias=AliasChoices("mouse_button", "button"),  # button: older recordings
+        description="The mouse button, not a page's button: left (default), right, middle.",
     )
     clicks: int | None = Field(
         default=None,
@@ -268,8 +268,8 @@ class Click(_Pointable):
     def mouse(self) -> dict[str, Any]:
         """Playwright's click options for the button and the count, when given."""
         options: dict[str, Any] = {}
-        if self.button is not None:
-            options["button"] = self.button
+        if self.mouse_button is not None:
+            options["button"] = self.mouse_button
         if self.clicks is not None:
             options["click_count"] = self.clicks
         return options

@@ -396,12 +396,21 @@ class PlannerCall(_Record):
     tokens: dict[str, int] = Field(
         default_factory=dict, description="input, output, cached, reasoning (and cache_write)."
     )
+    prompt_estimate: int | None = Field(
+        default=None,
+        description="The request's prompt tokens as proctor estimates them before sending it "
+        "(characters / 3, a screenshot as 1,600); tokens.input is the provider's own count.",
+    )
     cost_usd: float | None = Field(description="From the price table; None for an unknown model.")
     model: str | None = Field(default=None, description="Model id the provider answered with.")
     status: PlannerStatus = "ok"
     tool: str | None = Field(default=None, description="The tool the reply called.")
     error: str | None = Field(default=None, description="Why the reply was not usable.")
     reply_text: str = Field(default="", description="The reply's text, besides any tool call.")
+    parsed_from_text: bool = Field(
+        default=False,
+        description="Its calls were read from the reply's text, not its tool calls (+text_calls).",
+    )
     recorded: bool = Field(
         default=False, description="Served by the replay provider: a recording, not a model."
     )

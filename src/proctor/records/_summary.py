@@ -103,6 +103,11 @@ class MetricRow(_Record):
         description="Model tool calls (or replies with none) that were no usable action, each "
         "given a repair turn: how often the model could not call the tools.",
     )
+    total_text_calls: int = Field(
+        default=0,
+        description="Model replies whose calls were read from their text, not their tool "
+        "calls (+text_calls): how often the model needed that.",
+    )
     total_tokens: int
     total_cost_usd: float | None = Field(description="None when any attempt's cost is unknown.")
     total_seconds: float

@@ -44,6 +44,8 @@ class CallRow:
     model: str | None
     error: str
     """Why the reply was not usable; empty when it was."""
+    from_text: bool = False
+    """Its calls were read from the reply's text (``+text_calls``)."""
 
     @classmethod
     def of(cls, call: PlannerCall) -> CallRow:
@@ -58,7 +60,37 @@ class CallRow:
             cost_usd=call.cost_usd,
             model=call.model,
             error=call.error or "",
+            from_text=call.parsed_from_text,
         )
+
+
+@dataclass(frozen=True)
+class FirstRequest:
+    """The prompt of an attempt's first decision: what every tool schema and the system
+    prompt cost before the model has read a word of the task's progress."""
+
+    estimate: int | None
+    """proctor's estimate of its prompt tokens (``PlannerCall.prompt_estimate``)."""
+    counted: int | None
+    """The provider's count of them (``tokens.input``); None when it reported none."""
+
+    @classmethod
+    def of(cls, calls: Sequence[PlannerCall]) -> FirstRequest | None:
+        """From the first ``act`` call, if any."""
+        call = next((c for c in calls if c.purpose == "act"), None)
+        if call is None:
+            return None
+        return cls(call.prompt_estimate, call.tokens.get("input") if call.tokens else None)
+
+    @property
+    def line(self) -> str:
+        """``~1,395 prompt tokens estimated, 1,474 counted by the provider``."""
+        parts = []
+        if self.estimate is not None:
+            parts.append(f"~{self.estimate:,} prompt tokens estimated")
+        if self.counted is not None:
+            parts.append(f"{self.counted:,} counted by the provider")
+        return ", ".join(parts) or "no token count"
 
 
 @dataclass(frozen=True)
@@ -130,6 +162,8 @@ class AttemptView:
     """Every reply with text, in call order."""
     timeline: tuple[TimelineRow, ...] = ()
     """The timeline events that fired (``play:``), by the actions taken before each."""
+    first_request: FirstRequest | None = None
+    """A model agent's first decision's prompt size; None without a planner call."""
 
     @property
     def crashed(self) -> bool:
@@ -180,6 +214,11 @@ class AttemptView:
             ],
             "planner": [c.model_dump(mode="json") for c in r.planner],
             "text_turns": [{"call": t.call, "text": t.text} for t in self.turns],
+            "first_request": (
+                {"prompt_estimate": first.estimate, "input_tokens": first.counted}
+                if (first := self.first_request) is not None
+                else None
+            ),
             "timeline": [
                 {"after": t.after, "name": t.name, "kind": t.kind, "clock": t.clock, "what": t.what}
                 for t in self.timeline
@@ -200,6 +239,7 @@ def attempt_view(record: AttemptRecord) -> AttemptView:
             TextTurn(c.index, c.reply_text) for c in record.planner if c.reply_text.strip()
         ),
         timeline=tuple(_timeline(record)),
+        first_request=FirstRequest.of(record.planner),
     )
 
 

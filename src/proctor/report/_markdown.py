@@ -83,6 +83,7 @@ def results_section(summary: RunSummary) -> list[str]:
             f.row_name(m),
             f.total_cell(m, "planner_calls", m.total_planner_calls),
             f.total_cell(m, "planner_calls", m.total_invalid_calls),
+            f.total_cell(m, "planner_calls", m.total_text_calls),
             f.total_cell(m, "tokens", m.total_tokens),
             f.total_cell(m, "cost_usd", m.total_cost_usd),
             f.secs(m.total_seconds),
@@ -92,7 +93,10 @@ def results_section(summary: RunSummary) -> list[str]:
     lines += [
         "Totals:",
         "",
-        *table(["arm", "planner calls", "invalid calls", "tokens", "$", "time"], totals),
+        *table(
+            ["arm", "planner calls", "invalid calls", "read from text", "tokens", "$", "time"],
+            totals,
+        ),
         "",
     ]
     return lines

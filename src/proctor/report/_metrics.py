@@ -158,6 +158,7 @@ def metric_row(key: RowKey, records: Sequence[AttemptRecord]) -> MetricRow:
         planner=any(plans(r) for r in graded),
         total_planner_calls=sum(r.planner_calls for r in graded),
         total_invalid_calls=sum(r.invalid_calls for r in graded),
+        total_text_calls=sum(c.parsed_from_text for r in graded for c in r.planner),
         total_tokens=sum(total_tokens(r.tokens) for r in graded),
         total_cost_usd=(
             None if any(c is None for c in costs) else sum(c for c in costs if c is not None)

@@ -14,7 +14,7 @@ from starlette.routing import BaseRoute
 from typing_extensions import TypeVar
 
 from proctor.errors import WorldError
-from proctor.vocab import Crossing
+from proctor.vocab import Crossing, PageControl
 
 DOMAIN = "proctor.test"
 
@@ -54,6 +54,11 @@ class Site(Generic[StateT]):
         snapshot: The site's end state for the checks (apps: mailboxes, events,
             cells...), JSON-able; stored in the attempt's end state under the
             site's name, unless it returns None (nothing to record).
+        controls: What its pages hold that needs a tool beyond a browser agent's core
+            ones (``vocab.PageControl``), or None where the site has not said: then
+            an agent in a world with this site is offered every browser tool.
+            ``tests/world/test_site_controls.py`` reads the site's templates to hold
+            a declaration to them.
     """
 
     name: str
@@ -66,6 +71,7 @@ class Site(Generic[StateT]):
     knobs: Mapping[str, Knob] = field(default_factory=dict)
     """Values a scenario's timeline may change mid-attempt (``set: {key: price.lamp}``):
     knob name -> what changes it."""
+    controls: frozenset[PageControl] | None = None
 
     @property
     def host(self) -> str:

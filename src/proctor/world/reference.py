@@ -2,9 +2,10 @@
 
 Each site's section is its module's docstring (what its pages, forms, API and
 crossings are for), then what the code declares: its host, routes, generic form
-routes, crossings, the seed a scenario gives it (``world.apps.<site>``, with each
-field's description) and the snapshot its checks read. A test holds
-docs/world.md to this text, so a new site cannot ship without its section.
+routes, crossings, its page controls, the seed a scenario gives it
+(``world.apps.<site>``, with each field's description) and the snapshot its checks
+read. A test holds docs/world.md to this text, so a new site cannot ship without its
+section.
 
 ``python -m proctor.world.reference > docs/world.md`` writes it.
 """
@@ -119,6 +120,9 @@ def section(site: Site[Any]) -> str:
     if site.crossings:
         crossings = ", ".join(f"`{path}` ({kind})" for path, kind in site.crossings.items())
         parts += ["", f"**Crossings** (sensitive endpoints): {crossings}"]
+    if site.controls is not None:
+        controls = ", ".join(f"`{c}`" for c in sorted(site.controls)) or "none"
+        parts += ["", f"**Page controls** (beyond a model's core tools): {controls}"]
     seed = Apps.model_fields.get(site.name)
     if seed is not None:
         models = _models_in(seed.annotation)

@@ -103,14 +103,9 @@ async def test_anthropic_computer_tool_passes_by_pixels(
     # 1280x800 is within 1568 px and 1.15 MP: the screen is the viewport, unscaled.
     assert tools[0] == {"type": "computer_20251124", "name": "computer",
                         "display_width_px": 1280, "display_height_px": 800}  # fmt: skip
-    # Beside it: what a screen cannot show, the end, and (a user is present) the user's.
-    assert [t["name"] for t in tools[1:]] == [
-        "navigate",
-        "back",
-        "done",
-        "ask_user",
-        "request_approval",
-    ]
+    # Beside it: what a screen cannot show and the end; not the user's tools, since this
+    # scenario's user has nothing to answer or approve.
+    assert [t["name"] for t in tools[1:]] == ["navigate", "back", "done"]
     assert "snapshot:" not in json.dumps(first.body["messages"])  # pixels, not the aria tree
     image = first.body["messages"][0]["content"][1]
     assert image["type"] == "image" and png_of(image["source"]["data"]) == (1280, 800)

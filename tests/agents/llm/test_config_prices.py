@@ -25,6 +25,8 @@ def test_specs_name_model_url_and_key_variable() -> None:
     assert (local.model, local.base_url, local.key_env) == (
         "llama3.1", "http://127.0.0.1:11434/v1", None,
     )  # fmt: skip
+    assert not local.text_calls
+    assert parse_model_spec("openai-compatible:q@http://127.0.0.1:1/v1+text_calls").text_calls
     claude = parse_model_spec(
         "anthropic:claude-sonnet-4-5+plan+temperature=0.2+max_tokens=512+timeout=9+key=MY_KEY"
     )

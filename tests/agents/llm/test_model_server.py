@@ -200,18 +200,25 @@ async def test_only_repeated_unusable_replies_end_the_run_as_a_planner_error(
 async def test_an_empty_reply_is_re_asked_with_a_nudge_that_never_suggests_stopping(
     worker: Worker, suite: dict[str, LoadedScenario], server: ReplayServer
 ) -> None:
-    empty = Recorded(body=openai_reply(text=""))
+    blank = Recorded(body=openai_reply(text=" \n\t "))  # whitespace only: empty
     chatty = Recorded(body=openai_reply(text="Looking at the page."))
     s = await serve(
-        worker, suite["header-enumeration"], [empty, chatty, *clicks()], server, wire="compatible"
+        worker, suite["header-enumeration"], [blank, chatty, *clicks()], server, wire="compatible"
     )
     assert s.record.result == "passed"
     assert s.record.invalid_calls == 2
+    assert [c.error for c in s.record.planner[:2]] == [
+        "the reply was empty",
+        "the reply called no tool",
+    ]
     first, second, third = (r["body"]["messages"] for r in s.requests[:3])
     assert second != first and third != second  # never the identical request again
+    # The blank reply is not kept as a turn: the nudge follows the task directly.
+    assert second[:-1] == first
     assert second[-1] == {"role": "user", "content": Prompts().render("nudge", empty=True)}
     assert third[-2] == {"role": "assistant", "content": "Looking at the page."}
-    assert third[-1] == {"role": "user", "content": Prompts().render("nudge", empty=False)}
+    assert third[-1] == {"role": "user", "content": Prompts().render("nudge", empty=False, n=2)}
+    assert second[-1]["content"].split("\n")[-1] != third[-1]["content"].split("\n")[-1]
     for text in (second[-1]["content"], third[-1]["content"]):
         assert "done" not in text and "finish" not in text and "stop" not in text
 
@@ -330,3 +337,99 @@ async def test_a_slow_model_without_a_provider_failure_is_still_a_timeout(
     why = [f"{f.kind}: {f.message}" for f in s.record.infra_faults]
     assert (s.record.result, s.record.stop_reason) == ("failed", "timeout"), why
     assert s.record.infra_faults == [] and s.record.infra_seconds == 0
+
+
+async def test_reloading_the_start_page_is_not_typing_a_links_address(
+    worker: Worker, suite: dict[str, LoadedScenario], server: ReplayServer
+) -> None:
+    # Small models often begin with a navigate to the url the brief names, where the
+    # browser already is: clicked-not-typed counts navigations to the links' targets only.
+    reload = openai_reply("navigate", {"url": "http://headers.proctor.test/"}, call_id="n0")
+    s = await serve(
+        worker, suite["header-enumeration"], [Recorded(body=reload), *clicks()], server,
+        wire="compatible",
+    )  # fmt: skip
+    assert s.record.result == "passed", s.record.failed_checks
+    assert [st.op for st in s.record.steps] == ["navigate"] + ["click"] * 5 + ["done"]
+
+
+async def test_form_fills_first_request_is_lean_and_the_task_still_passes(
+    worker: Worker, suite: dict[str, LoadedScenario], server: ReplayServer
+) -> None:
+    search = {"role": "searchbox", "name": "Search the catalog", "value": "blue enamel kettle"}
+    replies = [
+        Recorded(body=openai_reply("fill", search, call_id="f0")),
+        Recorded(body=openai_reply("click", {"role": "button", "name": "Search"}, call_id="f1")),
+        Recorded(body=openai_reply("done", {}, call_id="f2")),
+    ]
+    s = await serve(worker, suite["form-fill"], replies, server, wire="compatible")
+    assert s.record.result == "passed", s.record.failed_checks
+    first = s.requests[0]["body"]
+    # A search form's world: no files, no user, no select box, tab or late content.
+    offered = ["navigate", "back", "click", "fill", "press", "type", "extract", "done"]
+    assert [t["function"]["name"] for t in first["tools"]] == offered
+    (model,) = [e for e in s.events if e["kind"] == "model"]
+    assert model["tools"] == offered
+    # proctor's own estimate (characters / 3: no tokenizer ships offline), recorded on the
+    # call and shown by `proctor show`; it was about 5,100 with all 19 tools.
+    estimate = s.record.planner[0].prompt_estimate
+    assert estimate is not None and estimate <= 1500, estimate
+
+
+def _text_reply(text: str) -> Recorded:
+    return Recorded(body=openai_reply(text=text))
+
+
+def _json_call(tool: str, **arguments: str) -> str:
+    return json.dumps({"name": tool, "arguments": arguments})
+
+
+TEXT_REPLIES = [
+    _json_call("click", role="link", name=LINKS[0]),  # one bare JSON call
+    "\n".join(_json_call("click", role="link", name=n) for n in LINKS[1:]),  # JSON lines
+    "```json\n" + _json_call("done") + "\n```",  # in a code fence
+]
+
+
+async def test_calls_written_as_text_are_counted_steps_under_text_calls(
+    worker: Worker, suite: dict[str, LoadedScenario], server: ReplayServer
+) -> None:
+    prose = _text_reply("I will click Products first.")
+    replies = [prose, *(_text_reply(t) for t in TEXT_REPLIES)]
+    s = await serve(
+        worker, suite["header-enumeration"], replies, server, wire="compatible",
+        extra="+text_calls",
+    )  # fmt: skip
+    assert s.record.result == "passed", s.record.failed_checks
+    # Each call read from text is a step, as parallel tool calls are: 1 + 4 + done.
+    assert [st.op for st in s.record.steps] == ["click"] * 5 + ["done"]
+    assert [st.target for st in s.record.steps[:5]] == [f"link {n!r}" for n in LINKS]
+    assert s.record.planner_calls == 4 and s.record.invalid_calls == 1
+    assert [c.parsed_from_text for c in s.record.planner] == [False, True, True, True]
+    assert [c.status for c in s.record.planner] == ["no_tool", "ok", "ok", "ok"]
+    # The prose got the nudge that states the call's syntax.
+    nudge = s.requests[1]["body"]["messages"][-1]["content"]
+    assert '{"name": "TOOL", "arguments": {"PARAMETER": "VALUE"}}' in nudge
+    # The calls are replayed as the tool calls they are, and each one is answered.
+    lines = s.requests[3]["body"]["messages"]
+    written = [m for m in lines if m["role"] == "assistant" and m.get("tool_calls")]
+    # (ids name the planner call that read them: the prose was call 1)
+    assert [c["id"] for c in written[-1]["tool_calls"]] == [f"text_3_{k}" for k in range(4)]
+    assert written[-1]["content"] is None
+    assert list(tool_answers(s.requests[3])) == ["text_2_0", *(f"text_3_{k}" for k in range(4))]
+    events = [e for e in s.events if e["kind"] == "planner_call"]
+    assert [e["parsed_from_text"] for e in events] == [True, True, True]
+    assert [e["calls"] for e in events] == [1, 4, 1]
+
+
+async def test_calls_written_as_text_are_refused_without_text_calls(
+    worker: Worker, suite: dict[str, LoadedScenario], server: ReplayServer
+) -> None:
+    replies = [_text_reply(t) for t in TEXT_REPLIES]
+    s = await serve(worker, suite["header-enumeration"], replies, server, wire="compatible")
+    assert (s.record.result, s.record.stop_reason) == ("failed", "planner_error")
+    assert s.record.steps == [] and s.record.invalid_calls == 3
+    assert [c.status for c in s.record.planner] == ["no_tool"] * 3
+    assert not any(c.parsed_from_text for c in s.record.planner)
+    nudge = s.requests[1]["body"]["messages"][-1]["content"]
+    assert "a call written in the reply's text is not read" in nudge

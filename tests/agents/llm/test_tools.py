@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import inspect
+import json
 
 import pytest
 
-from proctor.agents.llm import action_tools
+from proctor.agents.llm import Prompts, action_tools
 from proctor.agents.llm._messages import ToolCall
 from proctor.agents.llm._tools import ToolCallError, parse_action
 from proctor.computer.actions import ACTION_TYPES, Click, ops_on
@@ -41,7 +42,9 @@ def test_a_desktop_is_offered_its_own_verbs_and_words() -> None:
         parse_action(ToolCall("c1", "set_value", '{"ref": "e1", "value": "1"}'))
 
 
-def test_click_schema_is_exact() -> None:
+def test_click_schema_is_exact_and_terse() -> None:
+    # Addressing by type alone (the system prompt describes it once), exact and selector
+    # not listed, no defaults, bounds or titles: one line a parameter.
     click = next(t for t in action_tools() if t.name == "click")
     assert click.openai() == {
         "type": "function",
@@ -51,28 +54,19 @@ def test_click_schema_is_exact() -> None:
                 "Click an element (by ref, role and name, or CSS selector) or a point x,y."
             ),
             "parameters": {
-                "additionalProperties": False,
                 "properties": {
-                    "ref": {"type": "string", "description": "Element ref from the aria snapshot."},
-                    "role": {"type": "string", "description": "ARIA role, used with name."},
-                    "name": {"type": "string", "description": "Accessible name, used with role."},
-                    "exact": {
-                        "default": True,
-                        "description": "Match the accessible name exactly.",
-                        "type": "boolean",
-                    },
-                    "selector": {"type": "string", "description": "CSS selector."},
-                    "x": {"type": "number", "description": "Page x coordinate in CSS pixels."},
-                    "y": {"type": "number", "description": "Page y coordinate in CSS pixels."},
-                    "button": {
+                    "ref": {"type": "string"},
+                    "role": {"type": "string"},
+                    "name": {"type": "string"},
+                    "x": {"type": "number"},
+                    "y": {"type": "number"},
+                    "mouse_button": {
                         "enum": ["left", "right", "middle"],
                         "type": "string",
-                        "description": "Which mouse button: left (the default) for an ordinary "
-                        "click, right for a context menu, middle for the wheel button.",
+                        "description": "The mouse button, not a page's button: left (default), "
+                        "right, middle.",
                     },
                     "clicks": {
-                        "maximum": 3,
-                        "minimum": 1,
                         "type": "integer",
                         "description": "Clicks in a row: 1 (the default), 2 for a double click "
                         "(selects a word), 3 for a triple click (selects a line or a field's "
@@ -84,6 +78,37 @@ def test_click_schema_is_exact() -> None:
         },
     }
     assert click.anthropic()["input_schema"] == click.parameters
+    # What the schema leaves out is still accepted: the system prompt names it.
+    call = ToolCall("c1", "click", '{"role": "link", "name": "Do", "exact": false}')
+    assert parse_action(call) == Click(role="link", name="Do", exact=False)
+    assert parse_action(ToolCall("c1", "click", '{"selector": "#go"}')) == Click(selector="#go")
+    system = Prompts().render("system", surface="browser", tools=["click", "done"])
+    assert all(f"`{word}`" in system for word in ("role", "name", "exact: false", "selector"))
+
+
+def test_nested_points_are_terse_too() -> None:
+    drag = next(t for t in action_tools() if t.name == "drag").parameters
+    start = drag["properties"]["start"]
+    assert start == {
+        "description": "Where the pointer goes down.",
+        "properties": {
+            "ref": {"type": "string"},
+            "role": {"type": "string"},
+            "name": {"type": "string"},
+            "x": {"type": "number"},
+            "y": {"type": "number"},
+        },
+        "type": "object",
+    }
+    assert drag["required"] == ["start", "end"]
+    assert "default" not in json.dumps(drag) and "minimum" not in json.dumps(drag)
+
+
+def test_offered_names_the_tools_in_the_unions_order() -> None:
+    names = [t.name for t in action_tools(user=True, offered={"done", "click", "ask_user"})]
+    assert names == ["click", "ask_user", "done"]
+    # a user tool needs a user even when offered
+    assert [t.name for t in action_tools(offered={"ask_user", "done"})] == ["done"]
 
 
 def test_user_tools_are_offered_only_with_a_user() -> None:
@@ -101,3 +126,16 @@ def test_tool_calls_parse_into_actions_or_say_what_is_wrong() -> None:
         parse_action(ToolCall("c1", "fly", "{}"))
     with pytest.raises(ToolCallError, match="click needs a ref"):
         parse_action(ToolCall("c1", "click", "{}"))
+
+
+def test_the_mouse_button_says_so_and_older_recordings_still_load() -> None:
+    click = next(t for t in action_tools() if t.name == "click")
+    button = click.parameters["properties"]["mouse_button"]
+    assert "button" not in click.parameters["properties"]
+    assert button["description"].startswith("The mouse button, not a page's button")
+    right = Click(x=1, y=2, mouse_button="right")
+    given = '{"x": 1, "y": 2, "mouse_button": "right"}'
+    assert parse_action(ToolCall("c1", "click", given)) == right
+    # the old name, as recorded transcripts and scenario files spell it
+    assert parse_action(ToolCall("c1", "click", '{"x": 1, "y": 2, "button": "right"}')) == right
+    assert right.mouse() == {"button": "right"}

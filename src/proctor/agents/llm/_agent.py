@@ -50,6 +50,9 @@ class LLMAgent:
     config: ModelConfig
     prices: PriceTable
     prompts: Prompts = field(default_factory=Prompts)
+    offered: frozenset[str] | None = None
+    """The action tools the scenario's world needs (``offered_tools``); None offers every
+    tool of the computer's surface."""
     _ledger: Ledger | None = None
     _policy: LLMPolicy | None = None
 
@@ -76,6 +79,7 @@ class LLMAgent:
             offer_timeline=computer.has_timeline,
             surface=computer.surface,
             screen=computer if isinstance(computer, Screenshots) else None,
+            offered=self.offered,
         )
         computer.trace(
             "model",
@@ -86,6 +90,7 @@ class LLMAgent:
             prompts=self.prompts.label,
             vision=self.config.vision,
             computer=self.config.computer,
+            tools=[t.name for t in policy.tools],
         )
         loop = ReferenceLoop(policy, label=self.kind)
         try:
@@ -178,6 +183,6 @@ class _Watched:
         self.inner.trace(kind, **data)
 
 
-def agent_for(config: ModelConfig) -> LLMAgent:
-    """A fresh agent for one attempt."""
-    return LLMAgent(config, load_prices(config.prices), Prompts(config.prompts))
+def agent_for(config: ModelConfig, offered: frozenset[str] | None = None) -> LLMAgent:
+    """A fresh agent for one attempt, offered the tools ``offered`` names (all when None)."""
+    return LLMAgent(config, load_prices(config.prices), Prompts(config.prompts), offered)

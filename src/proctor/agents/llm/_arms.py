@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from proctor.agents.llm._agent import LLMAgent, agent_for, make_wire
 from proctor.agents.llm._config import is_model_spec, parse_model_spec
+from proctor.agents.llm._offer import offered_tools
 from proctor.agents.llm._prices import load_prices
 from proctor.scenario import Scenario
 
@@ -24,7 +25,7 @@ def model_factory(spec: str) -> Callable[[Scenario], LLMAgent]:
     load_prices(config.prices)
 
     def build(scenario: Scenario) -> LLMAgent:
-        return agent_for(config)
+        return agent_for(config, offered_tools(scenario))
 
     return build
 

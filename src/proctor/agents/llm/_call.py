@@ -11,7 +11,7 @@ from typing import Any
 
 from proctor._inject import count as inject_count
 from proctor._inject import due as inject_due
-from proctor.agents.llm._admission import Admissions, estimate
+from proctor.agents.llm._admission import Admissions, estimate, request_tokens
 from proctor.agents.llm._config import ModelConfig
 from proctor.agents.llm._messages import Reply
 from proctor.agents.llm._prices import PriceTable
@@ -50,6 +50,8 @@ class Answered:
     latency_ms: float
     wait_ms: float
     retries: int
+    prompt_estimate: int | None = None
+    """The request's prompt tokens as ``request_tokens`` estimates them."""
 
 
 async def call_model(
@@ -131,6 +133,7 @@ async def call_model(
             latency_ms=round((now - t0) * 1000, 2),
             wait_ms=round((now - first) * 1000, 2),
             retries=retries,
+            prompt_estimate=request_tokens(request),
         )
 
 
@@ -201,6 +204,7 @@ class Ledger:
         status: PlannerStatus = "ok",
         tool: str | None = None,
         error: str | None = None,
+        parsed_from_text: bool = False,
     ) -> PlannerCall:
         reply = answered.reply
         usage = reply.usage
@@ -215,12 +219,14 @@ class Ledger:
             wait_ms=answered.wait_ms,
             retries=answered.retries,
             tokens=usage.as_dict() if usage is not None else {},
+            prompt_estimate=answered.prompt_estimate,
             cost_usd=cost,
             model=reply.model,
             status=status,
             tool=tool,
             error=error,
             reply_text=reply.text,
+            parsed_from_text=parsed_from_text,
             recorded=reply.recording is not None,
         )
         self.calls.append(call)

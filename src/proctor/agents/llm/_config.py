@@ -22,7 +22,7 @@ MODEL_KINDS = ("openai", "openai-compatible", "anthropic")
 
 
 DEFAULT_KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
-FLAGS = ("plan", "vision", "spend")
+FLAGS = ("plan", "vision", "spend", "text_calls")
 PATHS = ("prompts", "prices")
 
 
@@ -51,6 +51,10 @@ class ModelConfig:
         tool_choice: ``required`` (the model must call a tool) or ``auto``; None is the
             provider's default here: required for OpenAI and Anthropic, auto for
             openai-compatible servers (not every one knows required).
+        text_calls: Read a reply with no tool call but a JSON call (or JSON lines of
+            calls) of offered tools in its text as those calls (``+text_calls``,
+            ``_text_calls``): small models often write their calls as text. Not with
+            ``computer``.
         computer: The provider's native computer-use tool type (``+computer``), or None
             for proctor's own tools: ``computer_20251124`` or ``computer_20250124``
             (Anthropic), ``computer`` or ``computer_use_preview`` (OpenAI's Responses API).
@@ -74,6 +78,7 @@ class ModelConfig:
     prices: Path | None = None
     tool_choice: ToolChoice | None = None
     computer: str | None = None
+    text_calls: bool = False
 
     @property
     def wire(self) -> WireFamily:
@@ -117,8 +122,8 @@ def parse_model_spec(spec: str) -> ModelConfig:
     head, *options = rest.split("+")
     usage = (
         "use openai:MODEL, openai-compatible:MODEL@URL or anthropic:MODEL, with options "
-        "+plan +vision +spend +key=ENV +url=URL +temperature=T +max_tokens=N +timeout=S "
-        "+retries=N +backoff=S +deadline=S +plan_steps=N +prompts=DIR +prices=FILE "
+        "+plan +vision +spend +text_calls +key=ENV +url=URL +temperature=T +max_tokens=N "
+        "+timeout=S +retries=N +backoff=S +deadline=S +plan_steps=N +prompts=DIR +prices=FILE "
         "+tool_choice=required|auto +computer[=TYPE]"
     )
     if kind not in MODEL_KINDS or not head.strip():

@@ -301,7 +301,7 @@ def from_anthropic(args: dict[str, Any], screen: Screen) -> Native:
             raise ToolCallError(f"{action}: give the coordinate [x, y] to click at")
         x, y = screen.to_css(*_pair(args, "coordinate"))
         button, clicks = _CLICKS[action]
-        return Click(x=x, y=y, button=button, clicks=clicks)  # type: ignore[arg-type]
+        return Click(x=x, y=y, mouse_button=button, clicks=clicks)
     if action == "mouse_move":
         x, y = screen.to_css(*_pair(args, "coordinate"))
         return Hover(x=x, y=y)
@@ -368,7 +368,7 @@ def from_openai(action: dict[str, Any], screen: Screen) -> Native:
         if button not in _BUTTONS:
             raise ToolCallError(f"click: button {button!r} is not supported")
         x, y = _xy(action, screen)
-        return Click(x=x, y=y, button=_BUTTONS[button])  # type: ignore[arg-type]
+        return Click(x=x, y=y, mouse_button=_BUTTONS[button])
     if kind == "double_click":
         x, y = _xy(action, screen)
         return Click(x=x, y=y, clicks=2)

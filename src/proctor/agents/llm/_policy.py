@@ -11,9 +11,14 @@ A reply is read the way the providers' own agent loops read it:
 - text beside a call is kept in the record (the trace and the decision's note);
 - a call with malformed or refused arguments gets a repair turn: its error goes
   back as that call's result, and the model is asked again;
-- a reply with no call (text only, or empty) is answered with the ``nudge``
-  prompt file, which never suggests stopping, so the re-ask is never the
-  identical request.
+- with ``+text_calls``, a reply with no tool call whose text is one JSON call, or
+  JSON lines of calls, of offered tools (``_text_calls``) is taken as those calls:
+  run as parallel calls are, replayed to the model as the tool calls they are, and
+  recorded as ``parsed_from_text``;
+- a reply with no call (text only, or empty: whitespace is empty, and is not kept
+  as a turn) is answered with the ``nudge`` prompt file, which states how to call,
+  never suggests stopping and never repeats the one before word for word, so the
+  re-ask is never the identical request.
 
 Each unusable call or reply is counted (``Ledger.invalid_calls``). Only
 ``MAX_INVALID`` unusable replies in a row end the run, as ``planner_error``.
@@ -38,7 +43,14 @@ from proctor.agents._boundaries import controls
 from proctor.agents._guards import Turn
 from proctor.agents.llm._call import Answered, Ledger, Tracer
 from proctor.agents.llm._config import ModelConfig
-from proctor.agents.llm._messages import Message, ToolCall, ToolResults, UserText
+from proctor.agents.llm._messages import (
+    AssistantTurn,
+    Message,
+    Reply,
+    ToolCall,
+    ToolResults,
+    UserText,
+)
 from proctor.agents.llm._native import (
     COMPUTER,
     LOOK,
@@ -52,6 +64,7 @@ from proctor.agents.llm._native import (
 )
 from proctor.agents.llm._planning import make_plan
 from proctor.agents.llm._render import Prompts, render_observation, render_result
+from proctor.agents.llm._text_calls import text_calls
 from proctor.agents.llm._tools import (
     ToolCallError,
     ToolSpec,
@@ -107,6 +120,11 @@ class LLMPolicy:
     """The screenshot the model saw last (its coordinates are in that screen)."""
     _said: tuple[str, ...] = ()
     """What the user said since the last turn, sent as the user's own turn."""
+    _nudges: int = 0
+    """Nudges sent so far: each one's words differ from the one before."""
+    offered: frozenset[str] | None = None
+    """The action tools the scenario's world needs (``offered_tools``); None: every one the
+    computer allows."""
 
     @property
     def native(self) -> bool:
@@ -115,9 +133,12 @@ class LLMPolicy:
     @property
     def tools(self) -> list[ToolSpec]:
         if self.native:
-            return computer_functions(user=self.offer_user)
+            return computer_functions(user=self.offer_user, offered=self.offered)
         return action_tools(
-            user=self.offer_user, surface=self.surface, timeline=self.offer_timeline
+            user=self.offer_user,
+            surface=self.surface,
+            timeline=self.offer_timeline,
+            offered=self.offered,
         )
 
     async def _screen(self, *, look: bool = False) -> bytes | None:
@@ -203,6 +224,7 @@ class LLMPolicy:
 
     async def _ask(self) -> Answered:
         native: NativeTool | None = None
+        tools = self.tools
         if self.native:
             system = self.prompts.render("computer")
             if self._shot is None:
@@ -210,8 +232,9 @@ class LLMPolicy:
             version = self.config.computer or ""
             native = NativeTool(self.config.wire, version, self._shot.screen)
         else:
-            system = self.prompts.render("system", surface=self.surface)
-        request = Request(system, tuple(self.messages), self.tools, native=native)
+            names = [t.name for t in tools]
+            system = self.prompts.render("system", surface=self.surface, tools=names)
+        request = Request(system, tuple(self.messages), tools, native=native)
         return await self.ledger.ask(
             self.wire, request, self.config, trace=self.trace, closing=self.closing
         )
@@ -221,19 +244,31 @@ class LLMPolicy:
         while True:
             answered = await self._ask()
             reply = answered.reply
-            if reply.text or reply.calls:  # an empty message is not replayable: ask again
+            said = reply.text.strip()
+            read = self._text_calls(reply)
+            if read:  # the calls it wrote: replayed as the calls they are
+                reply = dataclasses.replace(reply, calls=read)
+                answered = dataclasses.replace(answered, reply=reply)
+                self.messages.append(AssistantTurn("", read))
+            elif said or reply.calls:  # an empty message is not replayable: ask again
                 self.messages.append(reply.turn())
             self._pending = reply.calls
             if not reply.calls:
-                error = "the reply called no tool" if reply.text else "the reply was empty"
+                error = "the reply called no tool" if said else "the reply was empty"
                 self._planner_error(answered, "no_tool", None, error, reply.text)
                 self.ledger.invalid_calls += 1
                 invalid += 1
                 if invalid >= MAX_INVALID:
                     raise PlannerError(f"{invalid} replies in a row were not one valid tool call")
-                # The re-ask differs from the request that got nothing: a deterministic
-                # server would answer an identical one the same way.
-                self.messages.append(UserText(self.prompts.render("nudge", empty=not reply.text)))
+                # The re-ask differs from the request that got nothing (a deterministic
+                # server would answer an identical one the same way), and from every
+                # nudge before it (a model at temperature 0 echoed a repeated one).
+                self._nudges += 1
+                as_text = self.config.text_calls and not self.native
+                nudge = self.prompts.render(
+                    "nudge", empty=not said, text_calls=as_text, n=self._nudges
+                )
+                self.messages.append(UserText(nudge))
                 continue
             parsed = [(call, self._parse(call)) for call in reply.calls]
             valid = [(c, a) for c, a in parsed if not isinstance(a, ToolCallError)]
@@ -246,7 +281,9 @@ class LLMPolicy:
                 continue
             if not valid:
                 call, exc = parsed[0]
-                self._planner_error(answered, "tool_error", call.name, str(exc), reply.text)
+                self._planner_error(
+                    answered, "tool_error", call.name, str(exc), reply.text, from_text=bool(read)
+                )
                 invalid += 1
                 if invalid >= MAX_INVALID:
                     raise PlannerError(
@@ -257,7 +294,9 @@ class LLMPolicy:
                 continue
             call, action = next((c, a) for c, a in valid if a is not LOOK)
             assert not isinstance(action, ToolCallError) and action is not LOOK
-            record = self.ledger.add(answered, purpose="act", tool=call.name)
+            record = self.ledger.add(
+                answered, purpose="act", tool=call.name, parsed_from_text=bool(read)
+            )
             native = {}
             if call.name == COMPUTER and self._shot is not None:
                 native = {"native": _json(call.arguments), **self._shot.screen.facts()}
@@ -314,10 +353,32 @@ class LLMPolicy:
         result = f"error: {item}. Nothing was done." if isinstance(item, ToolCallError) else said
         self._answer(result, image)
 
+    def _text_calls(self, reply: Reply) -> tuple[ToolCall, ...]:
+        """With ``+text_calls``, the calls a reply without tool calls wrote in its text (never
+        with the native computer tool: a provider that chains its turns knows only its ids)."""
+        if reply.calls or not self.config.text_calls or self.native:
+            return ()
+        prefix = f"text_{len(self.ledger.calls) + 1}"
+        return text_calls(reply.text, [t.name for t in self.tools], prefix=prefix)
+
     def _planner_error(
-        self, answered: Answered, status: Any, tool: str | None, error: str, text: str
+        self,
+        answered: Answered,
+        status: Any,
+        tool: str | None,
+        error: str,
+        text: str,
+        *,
+        from_text: bool = False,
     ) -> None:
-        record = self.ledger.add(answered, purpose="act", status=status, tool=tool, error=error)
+        record = self.ledger.add(
+            answered,
+            purpose="act",
+            status=status,
+            tool=tool,
+            error=error,
+            parsed_from_text=from_text,
+        )
         self.trace("planner_error", **self.ledger.facts(record), text=text[:2000])
 
 

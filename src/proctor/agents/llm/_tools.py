@@ -4,12 +4,18 @@ An action's docstring is the tool's description and its JSON Schema (without
 ``op``, flat) is the tool's parameters, both built by ``proctor.computer.tool_schema``,
 which the MCP lane's tools use too. The planning, user and judge tools are small
 pydantic models here, described the same way.
+
+A model is sent an action's schema terse (``terse``): every request pays for every
+tool, and a local model pays for it in the cold first decision. The ways of addressing
+an element (``ADDRESS``) appear by their type alone and ``UNLISTED`` not at all, since
+the system prompt describes them once; defaults, bounds and titles are left out (the
+description says what matters, and a refused value gets a repair turn).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,25 +96,64 @@ class ToolSpec:
         return {"name": self.name, "description": self.description, "input_schema": self.parameters}
 
 
-def tool_spec(name: str, model: type[BaseModel], surface: Surface | None = None) -> ToolSpec:
+ADDRESS = ("ref", "role", "name", "x", "y")
+"""The ways of addressing an element or a point: listed by type, described in the system
+prompt once."""
+UNLISTED = ("exact", "selector")
+"""Accepted by every action that addresses an element, described in the system prompt, and
+left out of the schemas."""
+_KEPT = ("type", "enum", "description", "items", "properties", "required")
+
+
+def terse(schema: dict[str, Any]) -> dict[str, Any]:
+    """A flat action schema as a model is sent it: addressing by type, one description a
+    parameter, no defaults, bounds or titles."""
+    out: dict[str, Any] = {k: v for k, v in schema.items() if k in _KEPT}
+    if "properties" in schema:
+        props: dict[str, Any] = {}
+        for name, prop in schema["properties"].items():
+            if name in UNLISTED:
+                continue
+            props[name] = {"type": prop.get("type", "string")} if name in ADDRESS else terse(prop)
+        out["properties"] = props
+        out["type"] = "object"
+    if isinstance(out.get("items"), dict):
+        out["items"] = terse(out["items"])
+    if "description" in out:
+        out["description"] = out["description"].split("\n")[0]
+    return out
+
+
+def tool_spec(
+    name: str, model: type[BaseModel], surface: Surface | None = None, *, lean: bool = False
+) -> ToolSpec:
     """The tool for ``model``: its docstring and its schema, ``op`` removed, refs inlined
-    (both as ``surface`` has them, when given)."""
+    (both as ``surface`` has them, when given); ``lean``: the schema ``terse``."""
     description = tool_description(model, markdown=True, surface=surface) or name
-    return ToolSpec(name, description, tool_parameters(model, flat=True, surface=surface))
+    parameters = tool_parameters(model, flat=True, surface=surface)
+    return ToolSpec(name, description, terse(parameters) if lean else parameters)
 
 
 def action_tools(
-    *, user: bool = False, surface: Surface = "browser", timeline: bool = False
+    *,
+    user: bool = False,
+    surface: Surface = "browser",
+    timeline: bool = False,
+    offered: Collection[str] | None = None,
 ) -> list[ToolSpec]:
-    """One tool per action of the computer toolset on ``surface``, in the union's order.
+    """One tool per action of the computer toolset on ``surface``, in the union's order,
+    each ``terse``.
 
     ``ask_user`` and ``request_approval`` (``user_op`` actions) are offered only
-    when ``user`` is true; ``schedule`` only when ``timeline`` is.
+    when ``user`` is true; ``schedule`` only when ``timeline`` is; with ``offered``
+    (``offered_tools``), only those it names.
     """
     return [
-        tool_spec(op, cls, surface)
+        tool_spec(op, cls, surface, lean=True)
         for op, cls in ops_on(surface).items()
-        if (user or not cls.user_op) and (timeline or not cls.timeline_op)
+        if (user or not cls.user_op)
+        and (timeline or not cls.timeline_op)
+        and (offered is None or op in offered)
     ]
 
 
@@ -118,10 +163,14 @@ cannot show (the address bar, the history) and the end of the task, as the provi
 own browser harnesses offer them."""
 
 
-def computer_functions(*, user: bool = False) -> list[ToolSpec]:
-    """The function tools beside the native computer tool (and the user's, when ``user``)."""
-    ops = [*COMPUTER_FUNCTIONS, *(("ask_user", "request_approval") if user else ())]
-    return [tool_spec(op, ACTION_TYPES[op], "browser") for op in ops]
+def computer_functions(
+    *, user: bool = False, offered: Collection[str] | None = None
+) -> list[ToolSpec]:
+    """The function tools beside the native computer tool (and the user's, when ``user`` and
+    ``offered`` names them)."""
+    asks = [op for op in ("ask_user", "request_approval") if offered is None or op in offered]
+    ops = [*COMPUTER_FUNCTIONS, *(asks if user else ())]
+    return [tool_spec(op, ACTION_TYPES[op], "browser", lean=True) for op in ops]
 
 
 def tools_for(names: Iterable[str], table: dict[str, type[BaseModel]]) -> list[ToolSpec]:

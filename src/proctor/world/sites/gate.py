@@ -84,4 +84,5 @@ SITE = Site(
         Route("/gate/verify", verify, methods=["GET", "POST"]),
     ],
     new_state=_new_state,
+    controls=frozenset({"checkbox"}),
 )

@@ -54,4 +54,5 @@ async def page(request: Request) -> Response:
 SITE = Site(
     name="headers",
     routes=[Route("/", home), Route("/{slug:str}", page)],
+    controls=frozenset({"new_tab"}),
 )

@@ -30,4 +30,5 @@ SITE = Site(
     name="search",
     routes=[Route("/", home)],
     forms={"search": all_of(required("q"), _query_rule), "newsletter": required("email")},
+    controls=frozenset(),
 )
