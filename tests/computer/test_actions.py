@@ -13,7 +13,7 @@ from proctor.computer import actions as a
 from proctor.computer._act import describe
 
 HANDLERS = Path(a.__file__).with_name("_handlers.py")
-DESKTOP = Path(a.__file__).with_name("desktop") / "_computer.py"
+DESKTOP = Path(a.__file__).with_name("desktop") / "_acting.py"
 
 # op: (is_input, needs_lease, user_op, watches_popups)
 TRAITS = {
@@ -126,7 +126,7 @@ def test_the_driver_dispatches_every_op_in_one_match() -> None:
 
 def test_the_desktop_dispatches_every_op_in_one_match() -> None:
     """Each op is a case of the desktop's match: its own verbs, and a browser verb refused."""
-    names = _cases(DESKTOP, "_dispatch")
+    names = _cases(DESKTOP, "dispatch")
     assert sorted(names) == sorted(cls.__name__ for cls in a.ACTION_TYPES.values())
     desktop_first = [n for n in names if "desktop" in getattr(a, n).surfaces]
     assert set(desktop_first) == {cls.__name__ for cls in a.ops_on("desktop").values()}
