@@ -12,8 +12,9 @@ from pydantic import ValidationError
 from proctor.computer import actions as a
 from proctor.computer._act import describe
 
-HANDLERS = Path(a.__file__).with_name("_handlers.py")
-DESKTOP = Path(a.__file__).with_name("desktop") / "_acting.py"
+COMPUTER = Path(a.__file__).parent.parent
+HANDLERS = COMPUTER / "_handlers.py"
+DESKTOP = COMPUTER / "desktop" / "_acting.py"
 
 # op: (is_input, needs_lease, user_op, watches_popups)
 TRAITS = {
