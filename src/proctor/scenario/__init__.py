@@ -1,23 +1,11 @@
 """Scenarios: the schema, the YAML loader with placeholders, the catalog and the JSON Schema."""
 
-from proctor.scenario._apps import (
-    CELL_REF,
-    EMOJI,
-    Apps,
-    AttachmentSeed,
-    CalendarSeed,
-    ChatSeed,
-    MailSeed,
-    ReplySeed,
-    SheetsSeed,
-    When,
-    anchor,
-    parse_cell,
-    split_address,
-)
+from proctor.scenario._apps import Apps
 from proctor.scenario._bank import BankSeed
 from proctor.scenario._booking import BookingSeed
+from proctor.scenario._calendar import CalendarSeed
 from proctor.scenario._catalog import SUITE_ROOT, Catalog, load_catalog, scenario_files
+from proctor.scenario._chat import EMOJI, ChatSeed, ReplySeed
 from proctor.scenario._check_args_calendar import ZonedWhen
 from proctor.scenario._check_args_desktop import arithmetic
 from proctor.scenario._checks import (
@@ -103,6 +91,7 @@ from proctor.scenario._files import (
 )
 from proctor.scenario._live import LiveWorld
 from proctor.scenario._loader import LoadedScenario, Problem, load_scenario, problems_in
+from proctor.scenario._mail import AttachmentSeed, MailSeed
 from proctor.scenario._mail_rules import (
     CONDITION_MAX,
     RULE_FIELDS,
@@ -136,6 +125,8 @@ from proctor.scenario._play import (
     Setting,
 )
 from proctor.scenario._schema import scenario_schema, scenario_schema_json
+from proctor.scenario._seed import When, anchor, split_address
+from proctor.scenario._sheets import CELL_REF, SheetsSeed, parse_cell
 from proctor.scenario._shop import ShopSeed
 from proctor.scenario._spec import (
     BrowserWorld,
