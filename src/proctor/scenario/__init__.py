@@ -75,6 +75,7 @@ from proctor.scenario._checks import (
     safety_check_names,
 )
 from proctor.scenario._dates import CLOCK_KEY, DEFAULT_FORMAT, ZONE_KEY, date_values
+from proctor.scenario._decoy import Decoy
 from proctor.scenario._desktop import DesktopApp, DesktopWorld, StealFocus
 from proctor.scenario._files import (
     GENERATE_KINDS,
@@ -128,15 +129,7 @@ from proctor.scenario._schema import scenario_schema, scenario_schema_json
 from proctor.scenario._seed import When, anchor, split_address
 from proctor.scenario._sheets import CELL_REF, SheetsSeed, parse_cell
 from proctor.scenario._shop import ShopSeed
-from proctor.scenario._spec import (
-    BrowserWorld,
-    Decoy,
-    FileSeed,
-    JudgeCriterion,
-    Limits,
-    Scenario,
-    World,
-)
+from proctor.scenario._spec import JudgeCriterion, Limits, Scenario
 from proctor.scenario._subscription import SubscriptionSeed
 from proctor.scenario._user import (
     ApprovalRule,
@@ -146,6 +139,7 @@ from proctor.scenario._user import (
     User,
     VaultItem,
 )
+from proctor.scenario._world import BrowserWorld, FileSeed, World
 from proctor.scenario._yaml import dump_scenario
 from proctor.vocab import DATE_UNITS, TIERS, CancelStep, Currency, DateUnit, ExpiryForm
 
