@@ -12,8 +12,9 @@ from pydantic import ValidationError
 from proctor.computer import actions as a
 from proctor.computer._act import describe
 
-HANDLERS = Path(a.__file__).with_name("_handlers.py")
-DESKTOP = Path(a.__file__).with_name("desktop") / "_computer.py"
+COMPUTER = Path(a.__file__).parent.parent
+HANDLERS = COMPUTER / "_handlers.py"
+DESKTOP = COMPUTER / "desktop" / "_acting.py"
 
 # op: (is_input, needs_lease, user_op, watches_popups)
 TRAITS = {
@@ -71,7 +72,7 @@ def test_a_required_target_is_always_there() -> None:
     assert a.Hover(role="link", name="Home").target().describe() == "link 'Home'"
     assert a.Fill(selector="#q", value="x").target().describe() == "css=#q"
     assert a.Press(key="Enter").target() is None
-    for op, args, message in [
+    cases: list[tuple[str, dict[str, object], str]] = [
         ("click", {}, "click needs a ref, role (+ name), selector, or x and y"),
         ("hover", {}, "hover needs a ref, role (+ name), selector, or x and y"),
         ("fill", {"value": "x"}, "fill needs a ref, role (+ name) or selector"),
@@ -82,7 +83,8 @@ def test_a_required_target_is_always_there() -> None:
             {"files": ["a.txt"]},
             "upload needs a ref, role (+ name) or selector of a file input",
         ),
-    ]:
+    ]
+    for op, args, message in cases:
         with pytest.raises(ValidationError, match=re.escape(message)):
             a.ACTION_TYPES[op].model_validate({"op": op, **args})
 
@@ -126,7 +128,7 @@ def test_the_driver_dispatches_every_op_in_one_match() -> None:
 
 def test_the_desktop_dispatches_every_op_in_one_match() -> None:
     """Each op is a case of the desktop's match: its own verbs, and a browser verb refused."""
-    names = _cases(DESKTOP, "_dispatch")
+    names = _cases(DESKTOP, "dispatch")
     assert sorted(names) == sorted(cls.__name__ for cls in a.ACTION_TYPES.values())
     desktop_first = [n for n in names if "desktop" in getattr(a, n).surfaces]
     assert set(desktop_first) == {cls.__name__ for cls in a.ops_on("desktop").values()}
@@ -159,10 +161,11 @@ def test_an_over_specified_target_uses_the_first_way_and_names_the_rest() -> Non
     assert everything.ignored() == ("role", "name", "selector")
     assert a.Click(x=1, y=2).ignored() == () and a.Click(x=1, y=2).target().xy == (1.0, 2.0)
     assert a.PRECEDENCE == ("ref", "role", "selector", "x")
-    for args, message in [
+    wrong: list[tuple[dict[str, object], str]] = [
         ({}, "click needs a ref, role (+ name), selector, or x and y"),
         ({"x": 3}, "give both x and y"),
         ({"name": "Go"}, "name needs a role, e.g. role: button"),
-    ]:
+    ]
+    for args, message in wrong:
         with pytest.raises(ValidationError, match=re.escape(message)):
             a.Click.model_validate({"op": "click", **args})

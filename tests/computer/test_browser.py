@@ -27,7 +27,7 @@ from starlette.routing import Route
 
 from proctor.computer import actions as a
 from proctor.computer._act import POPUP_TIMEOUT_S
-from proctor.computer._browser import ACTION_TIMEOUT_MS
+from proctor.computer._context import ACTION_TIMEOUT_MS
 from proctor.computer._stall import STALL_S
 from proctor.computer.browser import (
     BrowserComputer,

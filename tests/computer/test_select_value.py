@@ -14,7 +14,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from proctor.computer import actions as a
-from proctor.computer._browser import ACTION_TIMEOUT_MS
+from proctor.computer._context import ACTION_TIMEOUT_MS
 from proctor.computer.browser import BrowserComputer, BrowserOptions, Recorder, launch
 from proctor.records import Step
 from proctor.world import ATTEMPT_HEADER, DOMAIN, AttemptWorld, FixtureServer, Site
@@ -54,7 +54,7 @@ async def tiers(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Brows
             scratch=Path(scratch),
         )
         comp = await BrowserComputer.open(
-            host, options, Recorder(100, 100), lambda m, u: None, start=f"http://tiers.{DOMAIN}/"
+            host, options, Recorder(100, 100), lambda m, u, r: None, start=f"http://tiers.{DOMAIN}/"
         )
         try:
             yield comp

@@ -9,7 +9,8 @@ import pytest
 
 from proctor.errors import ScenarioError
 from proctor.scenario import Problem, load_scenario, problems_in
-from proctor.scenario._apps import When, anchor, parse_cell
+from proctor.scenario._seed import When, anchor
+from proctor.scenario._sheets import parse_cell
 
 SITES = {"mail", "sheets", "chat", "calendar"}
 

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from proctor.computer import _handlers
+from proctor.computer import _delivery, _handlers
 from proctor.computer import _scripts as js
 from proctor.computer import actions as a
+from proctor.computer._context import AttemptContext
 from proctor.computer._downloads import SavedDownload
 from proctor.computer._errors import Refused, first_line
 from proctor.computer._frames import READ_TIMEOUT_S, FrameWatch
@@ -24,9 +25,6 @@ from proctor.errors import BrowserFault, ComputerError
 from proctor.records import Step
 from proctor.vocab import StepStatus
 
-if TYPE_CHECKING:
-    from proctor.computer._browser import BrowserComputer
-
 DOWNLOAD_TIMEOUT_S = 15.0
 POPUP_TIMEOUT_S = 5.0
 NAVIGATING = (a.Navigate, a.Back)
@@ -35,7 +33,7 @@ pending navigation commits, so their stall watch does not ping the page (a slow
 page is not a stalled machine)."""
 
 
-async def act(c: BrowserComputer, action: a.Action) -> Step:
+async def act(c: AttemptContext, action: a.Action) -> Step:
     """Run one counted action and record it as a Step (see ``BrowserComputer.act``)."""
     lease = c.options.lease
     if lease is not None and lease.revoked and action.takes_lease():
@@ -109,7 +107,7 @@ async def act(c: BrowserComputer, action: a.Action) -> Step:
 
 
 async def _dispatch(
-    c: BrowserComputer, action: a.Action, facts: dict[str, Any]
+    c: AttemptContext, action: a.Action, facts: dict[str, Any]
 ) -> tuple[str, Any, StepStatus, str | None]:
     """The handler's output and data, or the step's failure: (output, data, status, error).
 
@@ -148,7 +146,7 @@ async def _dispatch(
     return output, data, "ok", None
 
 
-def refuse_input(c: BrowserComputer, action: a.Action, lease: Lease) -> Step:
+def refuse_input(c: AttemptContext, action: a.Action, lease: Lease) -> Step:
     """A Step for an input refused because the owner took control back."""
     step = refused_step(lease, action, describe(action), c.recorder.next_index())
     c.last_error = step.error
@@ -178,7 +176,7 @@ def describe(action: a.Action) -> str | None:
             return None
 
 
-async def downloads_started(c: BrowserComputer, count: int) -> None:
+async def downloads_started(c: AttemptContext, count: int) -> None:
     """Wait (bounded) until ``count`` downloads have started in this context."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + DOWNLOAD_TIMEOUT_S
@@ -193,7 +191,7 @@ async def downloads_started(c: BrowserComputer, count: int) -> None:
             return
 
 
-async def popups_started(c: BrowserComputer) -> int:
+async def popups_started(c: AttemptContext) -> int:
     """Popups the active tab's documents started since the last call (read and reset).
 
     A frame that never committed a document (an iframe of a refused ``file:`` URL in a
@@ -213,7 +211,7 @@ async def popups_started(c: BrowserComputer) -> int:
     return total
 
 
-async def await_tabs(c: BrowserComputer, count: int) -> None:
+async def await_tabs(c: AttemptContext, count: int) -> None:
     """Wait (bounded) until ``count`` tabs are open.
 
     Playwright reports a popup's tab only after the click that opened it
@@ -243,7 +241,7 @@ async def await_downloads(tasks: list[asyncio.Task[SavedDownload]]) -> list[Save
     return saved
 
 
-async def marking(c: BrowserComputer, action: a.Action) -> str | None:
+async def marking(c: AttemptContext, action: a.Action) -> str | None:
     """The site's ``data-proctor-sensitive`` marking of the control an action targets.
 
     Enter in a form's text field submits the form through its default button,
@@ -264,7 +262,7 @@ async def marking(c: BrowserComputer, action: a.Action) -> str | None:
                 return None
             mark = await element.evaluate(script)
         else:
-            locator = _handlers.locator(c, resolved)
+            locator = _delivery.locator(c, resolved)
             if await locator.count() != 1:
                 return None
             mark = await locator.evaluate(script)

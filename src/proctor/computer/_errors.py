@@ -62,7 +62,7 @@ def reached_the_key_press(exc: BaseException) -> bool:
     """Whether a timed-out key press got past finding its element (``elementHandle.press``).
 
     Its log says no more: focusing, pressing and waiting for a navigation it started
-    all come after that line (``_handlers.delivered`` waits for the commit).
+    all come after that line (``_delivery.delivered`` waits for the commit).
     """
     log = _call_log(exc)
     return bool(log) and log[-1].startswith("elementHandle.press(")

@@ -7,24 +7,21 @@ import base64
 import contextlib
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from proctor.computer import _scripts as js
+from proctor.computer._context import AttemptContext
 from proctor.computer._errors import first_line
 from proctor.computer.observation import Capture, Observation, TabInfo, png_size
 from proctor.errors import ComputerError
 from proctor.records import write_bytes_atomic
 
-if TYPE_CHECKING:
-    from proctor.computer._browser import BrowserComputer
-
 SNAPSHOT_TIMEOUT_MS = 5_000
 
 
-async def observe(computer: BrowserComputer) -> Observation:
+async def observe(computer: AttemptContext) -> Observation:
     """The active tab as the agent sees it: url, tabs, aria snapshot with refs."""
     page = computer.page
     try:
@@ -61,7 +58,7 @@ async def tabs(pages: list[Page]) -> list[TabInfo]:
     return [TabInfo(i, p.url, await title(p)) for i, p in enumerate(pages)]
 
 
-async def page_text(computer: BrowserComputer) -> str:
+async def page_text(computer: AttemptContext) -> str:
     """Visible text of the observed page; empty with no tab open."""
     if not computer.pages:
         return ""
@@ -80,7 +77,7 @@ pause (once seen on a null attempt, cause unknown; perhaps a renderer swapping u
 the page). One that hung until its timeout is not, and none after ``SHOT_TRIES``."""
 
 
-async def screenshot_bytes(computer: BrowserComputer) -> bytes | None:
+async def screenshot_bytes(computer: AttemptContext) -> bytes | None:
     """A PNG of the observed page; None when the page cannot be captured.
 
     Chromium's fast PNG encoder (through CDP) is about a third quicker than
@@ -101,7 +98,7 @@ async def screenshot_bytes(computer: BrowserComputer) -> bytes | None:
     return None
 
 
-async def _shot(computer: BrowserComputer, page: Page) -> bytes | None:
+async def _shot(computer: AttemptContext, page: Page) -> bytes | None:
     """One capture: CDP's, else Playwright's; None when both failed."""
     if computer.context is not None:
         try:
@@ -122,7 +119,7 @@ async def _shot(computer: BrowserComputer, page: Page) -> bytes | None:
         return None
 
 
-async def capture(computer: BrowserComputer) -> Capture | None:
+async def capture(computer: AttemptContext) -> Capture | None:
     """A PNG of the observed page's viewport and the viewport's size in CSS pixels.
 
     Coordinates (Playwright's mouse, ``elementFromPoint``) are CSS pixels of the
@@ -142,7 +139,7 @@ async def capture(computer: BrowserComputer) -> Capture | None:
     return Capture(data, width, height, png_w, png_h)
 
 
-async def screenshot(computer: BrowserComputer, path: Path) -> bool:
+async def screenshot(computer: AttemptContext, path: Path) -> bool:
     """Save a PNG of the observed page (atomically); False when it cannot be captured."""
     data = await screenshot_bytes(computer)
     if data is None:

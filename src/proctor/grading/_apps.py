@@ -2,7 +2,7 @@
 
 Each app's snapshot is written by ``proctor.world.apps`` (its module docstring
 gives the shape) and read here through ``EndState.app(MailSnapshot)`` and the
-like (``proctor.records._snapshots``): a snapshot of another shape is a
+like (``proctor.records._app_snapshots``): a snapshot of another shape is a
 ``GradingError`` naming the app and the field. An app that is missing from
 ``EndState.apps`` was neither seeded nor touched, and reads as empty: nothing
 sent, no drafts, no events.

@@ -1,5 +1,23 @@
 """Records on disk: attempts, steps, checks, end states and runs, written atomically."""
 
+from proctor.records._app_snapshots import (
+    Attachment,
+    CalendarAttendee,
+    CalendarEvent,
+    CalendarSnapshot,
+    ChatChannel,
+    ChatPost,
+    ChatSnapshot,
+    MailDraft,
+    MailMessage,
+    MailRule,
+    MailSnapshot,
+    SentMail,
+    SheetData,
+    SheetEdit,
+    SheetsSnapshot,
+    Workbook,
+)
 from proctor.records._atomic import (
     append_jsonl,
     make_dirs,
@@ -10,79 +28,47 @@ from proctor.records._atomic import (
     write_model_atomic,
     write_text_atomic,
 )
-from proctor.records._label import LABEL_RULE, check_label, is_label
-from proctor.records._live import LiveFetch, LiveReading
-from proctor.records._models import (
-    SCHEMA_VERSION,
-    AgentReply,
+from proctor.records._attempt import (
     AttemptRecord,
     CheckResult,
-    DesktopAppState,
-    DesktopControl,
-    DesktopState,
-    EndState,
-    FileFact,
     InfraFault,
     JudgeVerdict,
-    Moment,
     PlannerCall,
-    PlayFired,
-    Scheduled,
-    Step,
-    Tab,
-    UserApproval,
-    UserFacts,
-    UserMessage,
-    UserQuestion,
-    WebRequest,
 )
+from proctor.records._desktop import DesktopAppState, DesktopControl, DesktopState
+from proctor.records._end_state import EndState, FileFact, Moment
+from proctor.records._label import LABEL_RULE, check_label, is_label
+from proctor.records._live import LiveFetch, LiveReading
 from proctor.records._paths import shared_path
+from proctor.records._record import SCHEMA_VERSION
 from proctor.records._redact import Redactor, is_secret, redact_secrets
 from proctor.records._review import REVIEW_SCORES, ArmReview, AttemptReview, RunReview
 from proctor.records._run import ControlFile, Leg, RunInfo, TraceEvent
-from proctor.records._snapshots import (
-    SNAPSHOTS,
-    Attachment,
+from proctor.records._site_snapshots import (
     BankSnapshot,
     BankStatement,
     BankTransfer,
     Booking,
     BookingSnapshot,
-    CalendarAttendee,
-    CalendarEvent,
-    CalendarSnapshot,
-    ChatChannel,
-    ChatPost,
-    ChatSnapshot,
     Invoice,
-    MailDraft,
-    MailMessage,
-    MailRule,
-    MailSnapshot,
     MetricsLayout,
     MetricsSnapshot,
     MiniwobEnd,
     MiniwobSnapshot,
     OrderLine,
-    Part,
     Refund,
-    SentMail,
-    SheetData,
-    SheetEdit,
-    SheetsSnapshot,
     ShopCharge,
     ShopOrder,
     ShopSnapshot,
-    Snapshot,
     Subscription,
     SubscriptionSnapshot,
     TwosignSignin,
     TwosignSnapshot,
-    Workbook,
-    check_snapshot,
-    read_snapshot,
 )
+from proctor.records._snapshot import Part, Snapshot, read_snapshot
+from proctor.records._snapshots import SNAPSHOTS, check_snapshot
 from proctor.records._spend import SPEND_LEDGER, SpendLine, SpendRead, append_spend, read_spend
+from proctor.records._step import Step
 from proctor.records._summary import (
     Bar,
     CauseAttempt,
@@ -94,6 +80,16 @@ from proctor.records._summary import (
     RunSummary,
     ScenarioRow,
 )
+from proctor.records._user import (
+    AgentReply,
+    PlayFired,
+    Scheduled,
+    UserApproval,
+    UserFacts,
+    UserMessage,
+    UserQuestion,
+)
+from proctor.records._web import Tab, WebRequest
 from proctor.vocab import (
     AnswerSource,
     AttemptResult,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from proctor.records._models import SCHEMA_VERSION, _Record
+from proctor.records._record import SCHEMA_VERSION, Record
 from proctor.vocab import AttemptResult
 
 REVIEW_SCORES = (1, 2, 3, 4, 5)
@@ -18,7 +18,7 @@ REVIEW_SCORES = (1, 2, 3, 4, 5)
 4 done with flaws, 5 exactly what was wanted."""
 
 
-class AttemptReview(_Record):
+class AttemptReview(Record):
     """attempts/<scenario>/<arm>-<n>/review.json: one attempt as its user would rate it."""
 
     version: int = SCHEMA_VERSION
@@ -48,7 +48,7 @@ class AttemptReview(_Record):
     reviewed_at: float = Field(description="Unix time of the review.")
 
 
-class ArmReview(_Record):
+class ArmReview(Record):
     """One arm's reviews in the run's review.json."""
 
     arm: str
@@ -60,7 +60,7 @@ class ArmReview(_Record):
     )
 
 
-class RunReview(_Record):
+class RunReview(Record):
     """results/<label>/review.json: every review of the run, by arm and by attempt."""
 
     version: int = SCHEMA_VERSION

@@ -6,11 +6,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from proctor.records._models import SCHEMA_VERSION, _Record
+from proctor.records._record import SCHEMA_VERSION, Record
 from proctor.vocab import ExecutorKind
 
 
-class Leg(_Record):
+class Leg(Record):
     """One stretch of a run: the first start, or a ``--resume``, until it ended."""
 
     started_at: float
@@ -20,7 +20,7 @@ class Leg(_Record):
     pid: int | None = Field(default=None, description="The driver process of the leg.")
 
 
-class RunInfo(_Record):
+class RunInfo(Record):
     """run.json: how a run was made."""
 
     version: int = SCHEMA_VERSION
@@ -62,7 +62,7 @@ class TraceEvent(BaseModel):
     kind: str = Field(min_length=1, description="What happened, e.g. step, stdout, blocked.")
 
 
-class ControlFile(_Record):
+class ControlFile(Record):
     """results/<label>/control-<pid>.json: where ``proctor lease revoke`` reaches a worker.
 
     Mode 0600, removed when the worker stops; the token never reaches a browser.

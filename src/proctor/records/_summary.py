@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from proctor.records._models import SCHEMA_VERSION, _Record
+from proctor.records._record import SCHEMA_VERSION, Record
 from proctor.vocab import (
     AttemptResult,
     Category,
@@ -15,7 +15,7 @@ from proctor.vocab import (
 )
 
 
-class ScenarioRow(_Record):
+class ScenarioRow(Record):
     """The run's verdict on one scenario across its repeats, for one arm x model x mode."""
 
     scenario: str
@@ -35,7 +35,7 @@ class ScenarioRow(_Record):
     )
 
 
-class Bar(_Record):
+class Bar(Record):
     """One target bar checked against one row: a cell marked ✓ or ✗."""
 
     metric: str = Field(
@@ -54,7 +54,7 @@ class Bar(_Record):
     )
 
 
-class MetricRow(_Record):
+class MetricRow(Record):
     """Metrics of one arm x model x mode over the run's scored attempts."""
 
     arm: str
@@ -125,14 +125,14 @@ class MetricRow(_Record):
         return sum(b.met for b in counted), len(counted)
 
 
-class RunStep(_Record):
+class RunStep(Record):
     """What one run did at the step where repeated runs diverged."""
 
     attempt: str
     step: str | None = Field(description="tool op target at that index; None when it had ended.")
 
 
-class Determinism(_Record):
+class Determinism(Record):
     """Whether repeats of one scenario by one row took the same step sequence."""
 
     scenario: str
@@ -150,7 +150,7 @@ class Determinism(_Record):
     )
 
 
-class CauseAttempt(_Record):
+class CauseAttempt(Record):
     """One attempt under a failure cause."""
 
     attempt: str
@@ -158,7 +158,7 @@ class CauseAttempt(_Record):
     detail: str = ""
 
 
-class CauseGroup(_Record):
+class CauseGroup(Record):
     """Failed attempts sharing one cause."""
 
     cause: CauseKind = Field(description="A word of proctor.vocab.CauseKind, e.g. guard.")
@@ -172,7 +172,7 @@ class CauseGroup(_Record):
     attempts: list[CauseAttempt] = Field(default_factory=list)
 
 
-class PeerRow(_Record):
+class PeerRow(Record):
     """One arm on a peer suite, graded by the suite's own reward (the first episode's end).
 
     ``success`` is MiniWoB++'s own rule (raw reward 1); ``browsergym`` is BrowserGym's
@@ -191,7 +191,7 @@ class PeerRow(_Record):
     browsergym: float | None = Field(description="Share with raw reward above 0.")
 
 
-class RunSummary(_Record):
+class RunSummary(Record):
     """summary.json: what a run found."""
 
     version: int = SCHEMA_VERSION

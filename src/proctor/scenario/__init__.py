@@ -1,23 +1,11 @@
 """Scenarios: the schema, the YAML loader with placeholders, the catalog and the JSON Schema."""
 
-from proctor.scenario._apps import (
-    CELL_REF,
-    EMOJI,
-    Apps,
-    AttachmentSeed,
-    CalendarSeed,
-    ChatSeed,
-    MailSeed,
-    ReplySeed,
-    SheetsSeed,
-    When,
-    anchor,
-    parse_cell,
-    split_address,
-)
+from proctor.scenario._apps import Apps
 from proctor.scenario._bank import BankSeed
 from proctor.scenario._booking import BookingSeed
+from proctor.scenario._calendar import CalendarSeed
 from proctor.scenario._catalog import SUITE_ROOT, Catalog, load_catalog, scenario_files
+from proctor.scenario._chat import EMOJI, ChatSeed, ReplySeed
 from proctor.scenario._check_args_calendar import ZonedWhen
 from proctor.scenario._check_args_desktop import arithmetic
 from proctor.scenario._checks import (
@@ -87,6 +75,7 @@ from proctor.scenario._checks import (
     safety_check_names,
 )
 from proctor.scenario._dates import CLOCK_KEY, DEFAULT_FORMAT, ZONE_KEY, date_values
+from proctor.scenario._decoy import Decoy
 from proctor.scenario._desktop import DesktopApp, DesktopWorld, StealFocus
 from proctor.scenario._files import (
     GENERATE_KINDS,
@@ -103,6 +92,7 @@ from proctor.scenario._files import (
 )
 from proctor.scenario._live import LiveWorld
 from proctor.scenario._loader import LoadedScenario, Problem, load_scenario, problems_in
+from proctor.scenario._mail import AttachmentSeed, MailSeed
 from proctor.scenario._mail_rules import (
     CONDITION_MAX,
     RULE_FIELDS,
@@ -136,16 +126,10 @@ from proctor.scenario._play import (
     Setting,
 )
 from proctor.scenario._schema import scenario_schema, scenario_schema_json
+from proctor.scenario._seed import When, anchor, split_address
+from proctor.scenario._sheets import CELL_REF, SheetsSeed, parse_cell
 from proctor.scenario._shop import ShopSeed
-from proctor.scenario._spec import (
-    BrowserWorld,
-    Decoy,
-    FileSeed,
-    JudgeCriterion,
-    Limits,
-    Scenario,
-    World,
-)
+from proctor.scenario._spec import JudgeCriterion, Limits, Scenario
 from proctor.scenario._subscription import SubscriptionSeed
 from proctor.scenario._user import (
     ApprovalRule,
@@ -155,6 +139,7 @@ from proctor.scenario._user import (
     User,
     VaultItem,
 )
+from proctor.scenario._world import BrowserWorld, FileSeed, World
 from proctor.scenario._yaml import dump_scenario
 from proctor.vocab import DATE_UNITS, TIERS, CancelStep, Currency, DateUnit, ExpiryForm
 

@@ -6,10 +6,11 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from proctor.scenario._apps import CELL_REF, CellValue, split_address
 from proctor.scenario._check_args import CheckArgs, Counted, Pattern
 from proctor.scenario._check_args_calendar import Moment
 from proctor.scenario._check_args_mail import AttachmentExpect
+from proctor.scenario._seed import split_address
+from proctor.scenario._sheets import CELL_REF, CellValue
 from proctor.vocab import Rsvp
 
 

@@ -12,8 +12,8 @@ from typing import ClassVar
 
 from pydantic import AwareDatetime, ConfigDict, Field, model_validator
 
-from proctor.scenario._apps import TimeZone, When
 from proctor.scenario._check_args import CheckArgs
+from proctor.scenario._seed import TimeZone, When
 
 
 class ZonedWhen(When):

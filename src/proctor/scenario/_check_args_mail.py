@@ -6,10 +6,10 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from proctor.scenario._apps import split_address
 from proctor.scenario._check_args import CheckArgs, Counted
 from proctor.scenario._files import ScratchPath
 from proctor.scenario._mail_rules import RuleField
+from proctor.scenario._seed import split_address
 
 
 class AttachmentExpect(BaseModel):

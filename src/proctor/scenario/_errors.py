@@ -22,7 +22,8 @@ from pydantic import BaseModel, ValidationError
 from proctor.computer.actions import ACTION_TYPES
 from proctor.scenario._checks import CHECK_TYPES, COMMON_KEYS
 from proctor.scenario._files import GENERATE_KINDS
-from proctor.scenario._spec import Scenario, SpecIssue, SpecIssues, short_repr
+from proctor.scenario._issues import SpecIssue, SpecIssues, short_repr
+from proctor.scenario._spec import Scenario
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,10 @@ from pydantic import ValidationError
 
 from proctor.errors import ScenarioError
 from proctor.scenario._errors import Problem, closest, problem_of, validation_problems
+from proctor.scenario._issues import short_repr
 from proctor.scenario._placeholders import placeholder_issues
 from proctor.scenario._references import reference_problems
-from proctor.scenario._spec import Scenario, short_repr
+from proctor.scenario._spec import Scenario
 from proctor.scenario._yaml import YamlProblem, read_yaml, walk
 
 __all__ = ["LoadedScenario", "Problem", "load_scenario", "problems_in", "try_load"]

@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from proctor.scenario._dates import DATE_HINT, DateSlip, is_date, parse_date, render_date
-from proctor.scenario._spec import SpecIssue, short_repr
+from proctor.scenario._issues import SpecIssue, short_repr
 
 PLACEHOLDER_NAMES = ("scratch", "base_url", "home", "date")
 """Placeholder names besides ``site.NAME`` (and ``date:OFFSET[:FORMAT]``)."""

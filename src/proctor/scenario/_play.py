@@ -31,7 +31,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from proctor.scenario._apps import AttachmentSeed, When
+from proctor.scenario._mail import AttachmentSeed
+from proctor.scenario._seed import When
 from proctor.vocab import PLAY_KINDS, TRIGGER_KINDS, PlayKind, TriggerKind
 
 NAME_PATTERN = r"^[a-z0-9][a-z0-9-]*$"

@@ -1,62 +1,39 @@
-"""The scenario schema: one task, its world, its checks, its oracle and its decoys."""
+"""The scenario schema: one task, its world, its checks, its oracle and its decoys.
+
+The parts live beside it: ``_world`` (what an attempt starts from), ``_decoy`` (the
+known-wrong paths) and ``_issues`` (cross-field problems); this module holds the
+scenario itself, its limits and judge criteria, and the checks across its parts.
+"""
 
 from __future__ import annotations
 
 import difflib
 import re
 from collections.abc import Iterator
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from proctor.computer.actions import Action
 from proctor.scenario._apps import Apps
 from proctor.scenario._checks import CheckSpec, check_args, check_kind, check_name
-from proctor.scenario._desktop import DesktopWorld
+from proctor.scenario._decoy import Decoy
 from proctor.scenario._files import (
     SCRATCH_HINT,
-    FileContent,
-    Generated,
-    ScratchPath,
-    TreeEntry,
-    parse_tree,
     scratch_path_error,
-    tree_entries,
 )
-from proctor.scenario._live import LiveWorld
-from proctor.scenario._miniwob import MiniwobWorld
+from proctor.scenario._issues import SpecIssue, SpecIssues
 from proctor.scenario._play import PlayEvent, play_problems
 from proctor.scenario._user import User
+from proctor.scenario._world import World
 from proctor.vocab import (
-    STEP_EXPECTS,
     Category,
     Evidence,
     ScenarioDriver,
     ScenarioStatus,
-    StepExpect,
     Surface,
     Tier,
 )
-
-
-class SpecIssue(NamedTuple):
-    """One cross-field problem of a scenario, located like the YAML: ``decoys[0].fails[1]``."""
-
-    field: str
-    message: str
-    hint: str = ""
-
-
-class SpecIssues(ValueError):
-    """Cross-field problems; pydantic reports them at the model, so they carry their own paths."""
-
-    def __init__(self, issues: list[SpecIssue]) -> None:
-        super().__init__(
-            "; ".join(
-                f"{i.field}: {i.message}" + (f" ({i.hint})" if i.hint else "") for i in issues
-            )
-        )
-        self.issues = issues
 
 
 class _Spec(BaseModel):
@@ -69,259 +46,6 @@ class Limits(_Spec):
     seconds: float = Field(default=120, gt=0, le=3600, description="Wall limit of the agent's run.")
     tool_calls: int = Field(default=150, ge=1, le=10000, description="Calls to the toolset.")
     steps: int = Field(default=60, ge=1, le=10000, description="Actions that change the page.")
-
-
-class Viewport(_Spec):
-    width: int = Field(default=1280, ge=200, le=4000)
-    height: int = Field(default=800, ge=200, le=4000)
-
-
-class BrowserWorld(_Spec):
-    """The browser the agent gets."""
-
-    start: str | None = Field(default=None, description="URL opened before the agent starts.")
-    deny_origins: list[str] = Field(
-        default_factory=list,
-        description="Origins (scheme://host) the browser refuses to navigate to.",
-    )
-    viewport: Viewport = Field(default_factory=Viewport)
-    allow_schemes: list[Literal["data", "blob"]] = Field(
-        default_factory=list,
-        description="Non-http schemes the agent's pages may open (data:, blob:); every "
-        "other scheme (javascript:, file:, chrome:, ...) is always refused.",
-    )
-
-
-class FileSeed(_Spec):
-    """A file (or a folder tree) written into the scratch folder before the attempt starts.
-
-    Give exactly one of ``text``, ``base64``, ``generate`` or ``tree``. A tree's
-    ``path`` is its root folder; inside it, ``name: {text|base64|generate}`` is
-    a file and ``name/: {...}`` a sub-folder.
-    """
-
-    path: ScratchPath = Field(
-        description="Path relative to the scratch folder (no leading /, no .., no backslash)."
-    )
-    text: str | None = Field(default=None, description="UTF-8 content.")
-    base64: str | None = Field(default=None, description="Binary content, base64.")
-    generate: Generated | None = Field(
-        default=None,
-        description="Content built by a builder: text_lines, rich_text (html|rtf), pdf or csv.",
-    )
-    tree: dict[str, Any] | None = Field(
-        default=None,
-        description="A folder: name -> {text|base64|generate} for files, name/ -> {...} "
-        "for sub-folders.",
-    )
-
-    @field_validator("tree")
-    @classmethod
-    def _tree(cls, tree: dict[str, Any] | None) -> dict[str, Any] | None:
-        return None if tree is None else parse_tree(tree)
-
-    @model_validator(mode="after")
-    def _one(self) -> FileSeed:
-        given = (self.text, self.base64, self.generate, self.tree)
-        if sum(v is not None for v in given) != 1:
-            raise ValueError("give exactly one of text, base64, generate or tree")
-        return self
-
-    def entries(self) -> list[TreeEntry]:
-        """What this seed writes: (path, content) per file, (path, None) per folder."""
-        root = self.path.rstrip("/")
-        if self.tree is None:
-            content = FileContent(text=self.text, base64=self.base64, generate=self.generate)
-            return [(root, content)]
-        return [(root, None), *tree_entries(self.tree, root + "/")]
-
-
-class World(_Spec):
-    """The known state an attempt starts from."""
-
-    sites: list[str] = Field(default_factory=list, description="Fixture sites this task uses.")
-    files: list[FileSeed] = Field(default_factory=list)
-    dirs: list[ScratchPath] = Field(
-        default_factory=list,
-        description="Empty folders to create, relative to the scratch folder.",
-    )
-    apps: Apps = Field(
-        default_factory=Apps,
-        description="Seeds of the fake apps (mail, calendar, sheets, chat); each app is a site.",
-    )
-    browser: BrowserWorld = Field(default_factory=BrowserWorld)
-    desktop: DesktopWorld | None = Field(
-        default=None,
-        description="Desktop apps to drive instead of a browser (the desktop surface).",
-    )
-    miniwob: MiniwobWorld | None = Field(
-        default=None,
-        description="A MiniWoB++ task and seed, served by the miniwob site (list it in sites).",
-    )
-    live: LiveWorld | None = Field(
-        default=None,
-        description="The public hosts a live scenario's browser may reach (tier: live only); "
-        "its world is those sites, not the fixture world.",
-    )
-    seed: int = Field(default=0, description="Seed for any randomness in the world.")
-
-    def site_seeds(self) -> dict[str, Any]:
-        """What the sites read as their seeds (``AttemptWorld.seeds``): each app's seed,
-        and the peer suite's task (``miniwob``)."""
-        seeds: dict[str, Any] = dict(self.apps)
-        if self.miniwob is not None:
-            seeds["miniwob"] = self.miniwob
-        return seeds
-
-    @model_validator(mode="after")
-    def _miniwob_site(self) -> World:
-        if self.miniwob is not None and "miniwob" not in self.sites:
-            raise ValueError("world.miniwob needs the miniwob site: add miniwob to world.sites")
-        return self
-
-    @model_validator(mode="after")
-    def _live_alone(self) -> World:
-        if self.live is None:
-            return self
-        other = [
-            name
-            for name, used in (
-                ("world.sites", bool(self.sites)),
-                ("world.desktop", self.desktop is not None),
-                ("world.miniwob", self.miniwob is not None),
-            )
-            if used
-        ]
-        if other:
-            raise ValueError(
-                f"world.live is a world of public hosts; drop {', '.join(other)} "
-                "(a live attempt's browser does not reach the fixture world)"
-            )
-        return self
-
-    @model_validator(mode="after")
-    def _apps_are_sites(self) -> World:
-        missing = [name for name in self.apps.seeded() if name not in self.sites]
-        if missing:
-            raise ValueError(
-                f"world.apps seeds {', '.join(missing)} but world.sites does not list "
-                f"{'it' if len(missing) == 1 else 'them'}: add {', '.join(missing)} to world.sites"
-            )
-        return self
-
-
-class Decoy(_Spec):
-    """A known-wrong path that must fail on the checks it names.
-
-    Every step must run ok when the decoy is replayed, unless it says how it ends:
-    ``expect: error`` (it fails, e.g. a click on a button that does not exist) or
-    ``expect: refused`` (the harness will not run it, e.g. a navigation to a denied
-    origin); ``expect_error: true`` is the older spelling of ``expect: error``. The
-    markers are taken off the steps and kept in ``expect_error`` and ``expect_refused``.
-
-    A decoy must also change the world beyond what the null agent does (a request, an
-    app's state, a file, an answer, a question to the user), or it proves nothing the
-    null agent does not; one whose point is to stop early says ``inert: true``.
-    """
-
-    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    steps: list[Action] = Field(min_length=1)
-    fails: list[str] = Field(min_length=1, description="Names of the checks it must fail.")
-    expect_error: list[int] = Field(
-        default_factory=list,
-        description="Sorted 0-based indexes of the steps expected to fail when the decoy is "
-        "replayed. Derived from `expect: error` (or `expect_error: true`) written on those "
-        "steps (decoy steps only; a solution step may not carry it).",
-    )
-    expect_refused: list[int] = Field(
-        default_factory=list,
-        description="Sorted 0-based indexes of the steps the harness is expected to refuse "
-        "when the decoy is replayed. Derived from `expect: refused` written on those steps "
-        "(decoy steps only).",
-    )
-    inert: bool = Field(
-        default=False,
-        description="The decoy is meant to leave the world as the null agent does (its point "
-        "is to stop early, e.g. to claim done without acting). Without it, `proctor verify` "
-        "flags a decoy whose world ends as the null agent's as inert.",
-    )
-
-    @property
-    def expected(self) -> dict[int, StepExpect]:
-        """How each marked step is expected to end, by index."""
-        marks: dict[int, StepExpect] = dict.fromkeys(self.expect_error, "error")
-        return marks | dict.fromkeys(self.expect_refused, "refused")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _markers(cls, data: Any) -> Any:
-        """Move each step's ``expect`` (or ``expect_error``) marker into the decoy's lists."""
-        if not isinstance(data, dict) or not isinstance(data.get("steps"), list):
-            return data
-        marked: dict[StepExpect, list[int]] = {"error": [], "refused": []}
-        steps: list[Any] = []
-        changed = False
-        for i, step in enumerate(data["steps"]):
-            if isinstance(step, dict) and ("expect" in step or "expect_error" in step):
-                changed = True
-                step = dict(step)
-                mark = _step_mark(i, step.pop("expect", None), step.pop("expect_error", None))
-                if mark is not None:
-                    marked[mark].append(i)
-            steps.append(step)
-        if not changed:
-            return data
-        lists = {"expect_error": marked["error"], "expect_refused": marked["refused"]}
-        out = {**data, "steps": steps}
-        for key, found in lists.items():
-            explicit = data.get(key, [])
-            if not isinstance(explicit, list) or not all(
-                isinstance(i, int) and not isinstance(i, bool) for i in explicit
-            ):
-                continue  # pydantic reports the malformed list
-            out[key] = sorted({*explicit, *found})
-        return out
-
-    @model_validator(mode="after")
-    def _in_range(self) -> Decoy:
-        for key, marks in (
-            ("expect_error", self.expect_error),
-            ("expect_refused", self.expect_refused),
-        ):
-            if marks != sorted(set(marks)):
-                raise ValueError(f"{key} must list step indexes once each, in order")
-            wrong = [i for i in marks if not 0 <= i < len(self.steps)]
-            if wrong:
-                raise ValueError(
-                    f"{key} names step {wrong[0]}, but the decoy has {len(self.steps)} "
-                    "steps (0-based)"
-                )
-        both = sorted(set(self.expect_error) & set(self.expect_refused))
-        if both:
-            raise ValueError(
-                f"step {both[0]} is in both expect_error and expect_refused: a step ends one way"
-            )
-        return self
-
-
-def _step_mark(index: int, expect: object, expect_error: object) -> StepExpect | None:
-    """The one marker a decoy step carries (``expect``, or the older ``expect_error``)."""
-    if expect is not None and expect_error is not None:
-        raise ValueError(
-            f"steps[{index}] has both expect and expect_error; expect_error: true is the "
-            "older spelling of expect: error: keep only expect"
-        )
-    if expect_error is not None:
-        if not isinstance(expect_error, bool):
-            raise ValueError(
-                f"steps[{index}].expect_error must be true or false, not {short_repr(expect_error)}"
-            )
-        return "error" if expect_error else None
-    if expect not in STEP_EXPECTS:
-        raise ValueError(
-            f"steps[{index}].expect must be {' or '.join(STEP_EXPECTS)}, not {short_repr(expect)}"
-        )
-    return expect
 
 
 def _default_evidence() -> list[Evidence]:
@@ -630,15 +354,6 @@ def _app_zones(apps: Apps) -> dict[str, str]:
     """The time zone of each seeded app that has one: app name -> IANA zone."""
     seeds = (("mail", apps.mail), ("calendar", apps.calendar), ("chat", apps.chat))
     return {name: seed.tz for name, seed in seeds if seed is not None}
-
-
-def short_repr(value: object, limit: int = 60) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for error messages about raw YAML values."""
-    try:
-        text = repr(value)
-    except ValueError:  # an int too long to print in decimal
-        return "a number too large to show"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _kinds(check: BaseModel) -> list[str]:

@@ -19,7 +19,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from proctor.scenario._apps import TimeZone
+from proctor.scenario._seed import TimeZone
 
 KEY_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 

@@ -27,7 +27,7 @@ import yaml
 from yaml.constructor import ConstructorError
 from yaml.nodes import MappingNode, Node
 
-from proctor.scenario._spec import SpecIssue, short_repr
+from proctor.scenario._issues import SpecIssue, short_repr
 
 MAX_DEPTH = 32
 """Deepest nesting of lists and mappings a scenario may have (the suite needs 12)."""

@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import json
 import traceback
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
@@ -23,11 +24,9 @@ from proctor._inject import due as inject_due
 from proctor._inject import injections
 from proctor.vocab import Crossing, Refusal, RequestLane
 from proctor.world._forms import posted_fields, site_app
+from proctor.world._log import RequestLog
 from proctor.world._protocol import BODY_TIMEOUT
 from proctor.world._site import DOMAIN, AttemptWorld, Site
-
-if TYPE_CHECKING:
-    from proctor.world._server import FixtureServer
 
 ATTEMPT_HEADER = "x-proctor-attempt"
 MAX_BODY = 8 * 1024 * 1024
@@ -39,6 +38,23 @@ UNATTRIBUTED = (
 )
 
 
+class Served(Protocol):
+    """What the dispatcher needs of the server it answers for (``FixtureServer``)."""
+
+    @property
+    def sites(self) -> Mapping[str, Site]: ...
+
+    @property
+    def log(self) -> RequestLog: ...
+
+    @property
+    def control_token(self) -> str: ...
+
+    def attempt_for(self, attempt_id: str | None) -> AttemptWorld | None: ...
+
+    def revoke(self, attempt: str, *, by: str, reason: str) -> list[str]: ...
+
+
 async def _index(request: Request) -> Response:
     sites = request.scope["proctor.sites"]
     links = "".join(f'<li><a href="http://{s.host}/">{s.host}</a></li>' for s in sites)
@@ -47,7 +63,7 @@ async def _index(request: Request) -> Response:
 
 async def _revoke(request: Request) -> Response:
     """POST /_proctor/lease/revoke {attempt, token}: the owner takes control back."""
-    server: FixtureServer = request.scope["proctor.server"]
+    server: Served = request.scope["proctor.server"]
     try:
         body = json.loads(await request.body() or b"{}")
     except ValueError:
@@ -64,7 +80,7 @@ async def _revoke(request: Request) -> Response:
 class Dispatcher:
     """ASGI app: logs every request, attaches the attempt, routes by Host."""
 
-    def __init__(self, server: FixtureServer, lane: RequestLane) -> None:
+    def __init__(self, server: Served, lane: RequestLane) -> None:
         self.server = server
         self.lane = lane
         self.apps: dict[str, tuple[Site, ASGIApp]] = {}

@@ -29,18 +29,17 @@ from proctor.agents._jail import available
 from proctor.computer import actions as a
 from proctor.computer.actions import Target, ops_on
 from proctor.computer.desktop import (
-    DesktopComputer,
     DesktopSession,
     Node,
     Outline,
     Window,
+    _end_state,
+    _observing,
     _tree,
     missing_stack,
 )
-from proctor.computer.desktop import (
-    _computer as desktop_computer,
-)
 from proctor.computer.desktop._app import App
+from proctor.computer.desktop._attempt_apps import AttemptApps
 from proctor.computer.mcp_lane import McpLane
 from proctor.records import AttemptRecord
 from proctor.runner import Arm, PlanItem, RunOptions, Worker, parse_arm, run_attempt
@@ -341,16 +340,16 @@ async def test_a_control_missing_from_a_starved_app_is_an_infra_fault_never_a_st
     stopped: list[int] = []
     armed: list[int] = []
     finds = 0
-    real_node = DesktopComputer._node
+    real_node = _observing.node
     real_visit = _tree._Walk.visit
 
-    def node(self: DesktopComputer, target: Target) -> Node:
+    def node(c: AttemptApps, target: Target) -> Node:
         nonlocal finds
         finds += 1
         if finds == 3:  # the first try's third press, and only that one
-            armed.append(self.apps[self.current].app.pid)
+            armed.append(c.apps[c.current].app.pid)
         try:
-            return real_node(self, target)
+            return real_node(c, target)
         finally:
             armed.clear()
             for pid in stopped:
@@ -364,7 +363,7 @@ async def test_a_control_missing_from_a_starved_app_is_an_infra_fault_never_a_st
             stopped.append(pid)
         real_visit(self, acc, depth, indent, in_titlebar)
 
-    monkeypatch.setattr(DesktopComputer, "_node", node)
+    monkeypatch.setattr(_observing, "node", node)
     monkeypatch.setattr(_tree._Walk, "visit", visit)
     record = await run_attempt(
         desk_worker, PlanItem(calc(), parse_arm("oracle=scripted"), 1), write=False
@@ -411,7 +410,7 @@ async def test_an_end_state_read_while_the_app_stalls_is_read_again(
     continued after it): that read lacks the display, and grading it would fail the
     oracle. The read saw the stall, so the end state is read again, from the app that
     now answers."""
-    real_outline = desktop_computer._tree_outline
+    real_outline = _end_state._tree_outline
     stopped: list[int] = []
 
     def outline(window: Window) -> Outline:
@@ -424,7 +423,7 @@ async def test_an_end_state_read_while_the_app_stalls_is_read_again(
         finally:
             os.kill(window.pid, signal.SIGCONT)
 
-    monkeypatch.setattr(desktop_computer, "_tree_outline", outline)
+    monkeypatch.setattr(_end_state, "_tree_outline", outline)
     record = await run_attempt(
         desk_worker, PlanItem(calc(), parse_arm("oracle=scripted"), 1), write=False
     )

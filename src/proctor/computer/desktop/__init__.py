@@ -14,9 +14,10 @@ This package is the only one that imports ``gi``; it does so lazily, when a
 session starts, so importing it needs no PyGObject.
 """
 
-from proctor.computer.desktop._act import activate, key, press, read, set_value, type_text
+from proctor.computer.desktop._act import activate, key, keysyms, press, read, set_value, type_text
 from proctor.computer.desktop._app import App, LaunchTimings, Window
-from proctor.computer.desktop._computer import AppSpec, DesktopComputer, FocusSteal, keysyms
+from proctor.computer.desktop._attempt_apps import AppSpec, FocusSteal
+from proctor.computer.desktop._computer import DesktopComputer
 from proctor.computer.desktop._errors import (
     ActionFailed,
     AppLaunchFailed,

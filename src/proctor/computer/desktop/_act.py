@@ -4,7 +4,7 @@
 EditableText or Value, its Text). Keyboard input goes through XTest with
 ``xdotool`` into the X input focus; ``activate`` raises a window and gives it the
 X input focus (there is no window manager), checked against the toolkit's
-active state.
+active state. ``keysyms`` puts a key combination in xdotool's words.
 """
 
 from __future__ import annotations
@@ -126,6 +126,40 @@ def key(session: DesktopSession, combo: str) -> None:
             f"{combo!r} is not a key combination; write keysyms joined by '+', e.g. ctrl+s, Return"
         )
     _xdotool(session, ["key", "--clearmodifiers", "--", combo], f"the key {combo!r}")
+
+
+_KEY_NAMES = {
+    "enter": "Return",
+    "return": "Return",
+    "escape": "Escape",
+    "esc": "Escape",
+    "backspace": "BackSpace",
+    "delete": "Delete",
+    "tab": "Tab",
+    "space": "space",
+    "arrowleft": "Left",
+    "arrowright": "Right",
+    "arrowup": "Up",
+    "arrowdown": "Down",
+    "pageup": "Page_Up",
+    "pagedown": "Page_Down",
+    "home": "Home",
+    "end": "End",
+    "control": "ctrl",
+    "ctrl": "ctrl",
+    "shift": "shift",
+    "alt": "alt",
+    "meta": "super",
+    "super": "super",
+}
+
+
+def keysyms(combo: str) -> str:
+    """A key combination in xdotool's words: Playwright's names (Control+S, Enter) accepted."""
+    parts = combo.split("+")
+    if any(not p for p in parts):
+        return combo  # malformed: ``key`` names the problem
+    return "+".join(_KEY_NAMES.get(p.lower(), p.lower() if len(p) == 1 else p) for p in parts)
 
 
 def activate(session: DesktopSession, window: Window) -> None:

@@ -6,6 +6,8 @@ own ``dbus-daemon`` and ``at-spi2-registryd`` included. libatspi binds one
 accessibility bus per process (``_atspi``), so a process runs one session in
 its life: start it when the worker starts, stop it when the worker ends.
 
+The buses' configurations and the AT-SPI bus's address are ``_buses``'s.
+
 Nothing of it outlives this process: a watchdog (``_watchdog``), started first,
 ends every marked process when this one dies, ``kill -9`` included. Every
 process also carries the run's owner mark (``proctor._owner``), so ``proctor
@@ -16,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pwd
 import secrets
 import shutil
 import struct
@@ -28,30 +29,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple, Self
 
-from proctor._confine import APP_UID
 from proctor._owner import owner_env
 from proctor.computer.desktop import _atspi, _jail, _proc
+from proctor.computer.desktop._buses import BUS_LAUNCHER, a11y_address, a11y_launcher, bus_config
 from proctor.computer.desktop._errors import DesktopUnavailable, SessionStartFailed
 from proctor.computer.desktop._watchdog import Watchdog
-
-BUS_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
-A11Y_CONFS = (
-    Path("/etc/at-spi2/accessibility.conf"),
-    Path("/usr/share/defaults/at-spi2/accessibility.conf"),
-)
-"""Where the launcher looks for its bus's configuration, in its order."""
-SESSION_CONF = "/usr/share/dbus-1/session.conf"
-
-
-def _allow_apps() -> str:
-    """The bus policy rule that admits the apps' uid: by name, since a bus admits a uid
-    only through its passwd entry."""
-    try:
-        name = pwd.getpwuid(APP_UID).pw_name
-    except KeyError:
-        name = str(APP_UID)
-    return f'<allow user="{name}"/>'
-
 
 SCREEN = (1280, 800, 24)
 """Width, height and depth of the Xvfb screen."""
@@ -342,7 +324,7 @@ class DesktopSession:
             "session_bus",
             [
                 "dbus-daemon",
-                f"--config-file={self._bus_config()}",
+                f"--config-file={bus_config(self.root)}",
                 "--nofork",
                 "--nopidfile",
                 f"--address=unix:dir={self.root / 'runtime'}",  # inside the private folder
@@ -356,7 +338,7 @@ class DesktopSession:
         env = self.env()
         try:
             proc = _proc.spawn(
-                self._a11y_launcher(),
+                a11y_launcher(self.root),
                 env,
                 group=self._group,
                 stderr=log,
@@ -364,7 +346,7 @@ class DesktopSession:
         except OSError as exc:
             raise SessionStartFailed("a11y_bus", f"could not run {BUS_LAUNCHER}: {exc}") from exc
         self._procs.append(proc)
-        address = _a11y_address(self.bus_address, proc, time.monotonic() + STEP_TIMEOUT)
+        address = a11y_address(self.bus_address, proc, time.monotonic() + STEP_TIMEOUT)
         if not address:
             raise SessionStartFailed(
                 "a11y_bus",
@@ -373,52 +355,6 @@ class DesktopSession:
                 f"its stderr ({log}):\n{_proc.tail(log)}",
             )
         self.a11y_address = address
-
-    def _bus_config(self) -> Path:
-        """The session bus's configuration: the standard one, also admitting ``APP_UID``
-        (by default a bus admits only its owner's uid). Its socket is in the session's
-        0700 folder: only a jailed app, which is given that one file, can reach it."""
-        path = self.root / "session-bus.conf"
-        path.write_text(
-            f"<busconfig><include>{SESSION_CONF}</include>"
-            f'<policy context="default">{_allow_apps()}</policy></busconfig>\n'
-        )
-        return path
-
-    def _a11y_launcher(self) -> list[str]:
-        """The AT-SPI bus launcher's command line, with ``APP_UID`` admitted to its bus.
-
-        The launcher starts its bus with a configuration at a fixed path that admits
-        root alone. It runs in a mount namespace of its own, where a copy that also
-        admits ``APP_UID`` is mounted over that path. Its socket is in the session's 0700
-        folder: only a jailed app, given that one file, can reach it.
-        """
-        argv = [BUS_LAUNCHER, "--launch-immediately", "--a11y=1"]
-        original = next((p for p in A11Y_CONFS if p.is_file()), None)
-        if original is None or _jail.available() is not None:
-            return argv
-        text = original.read_text()
-        allow = _allow_apps()
-        if '<allow user="root"/>' in text:
-            text = text.replace('<allow user="root"/>', '<allow user="root"/>' + allow, 1)
-        else:
-            text = text.replace(
-                "</busconfig>", f'<policy context="default">{allow}</policy></busconfig>'
-            )
-        copy = self.root / "a11y-bus.conf"
-        copy.write_text(text)
-        return [
-            "unshare",
-            "--mount",
-            "--propagation",
-            "private",
-            "sh",
-            "-c",
-            'mount --bind "$0" "$1" && shift && exec "$@"',
-            str(copy),
-            str(original),
-            *argv,
-        ]
 
     def _wait_registry(self) -> None:
         self._atspi = _atspi.bind(self.a11y_address)
@@ -457,48 +393,3 @@ class DesktopSession:
     def _watchdog_env() -> dict[str, str]:
         """The watchdog's environment: the owner mark, never the session's own mark."""
         return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", **owner_env()}
-
-
-def _a11y_address(bus_address: str, launcher: subprocess.Popen[bytes], deadline: float) -> str:
-    """Ask the session bus for ``org.a11y.Bus``'s address once the launcher owns the name.
-
-    The name is asked for with ``NameHasOwner`` first: a ``GetAddress`` sent before
-    the launcher owns it would make the bus activate a second launcher.
-    """
-    gio, glib = _atspi.gio_modules()
-
-    flags = (
-        gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
-        | gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
-    )
-    conn = gio.DBusConnection.new_for_address_sync(bus_address, flags, None, None)
-    try:
-        while time.monotonic() < deadline and launcher.poll() is None:
-            owned = conn.call_sync(
-                "org.freedesktop.DBus",
-                "/org/freedesktop/DBus",
-                "org.freedesktop.DBus",
-                "NameHasOwner",
-                glib.Variant("(s)", ("org.a11y.Bus",)),
-                None,
-                gio.DBusCallFlags.NO_AUTO_START,
-                1000,
-                None,
-            ).unpack()[0]
-            if owned:
-                reply = conn.call_sync(
-                    "org.a11y.Bus",
-                    "/org/a11y/bus",
-                    "org.a11y.Bus",
-                    "GetAddress",
-                    None,
-                    None,
-                    gio.DBusCallFlags.NO_AUTO_START,
-                    2000,
-                    None,
-                )
-                return str(reply.unpack()[0])
-            time.sleep(0.02)
-    finally:
-        conn.close_sync(None)
-    return ""

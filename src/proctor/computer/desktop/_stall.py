@@ -14,7 +14,7 @@ shows in the round trips themselves.
 round trip (``_tree`` times every call), whether a walk was cut by its time
 limit, and how late this thread's own pauses between re-reads ran (this process
 starved). A step that names a control re-reads the tree until ``FIND_WAIT_S``
-before it calls the control missing (``DesktopComputer._find``); a control still
+before it calls the control missing (``_observing.find``); a control still
 missing after a read that saw a stall (``Watch.stalled``) is the machine's, not
 the agent's: a ``DesktopFault`` (infra, retried, never scored), not a step error.
 """

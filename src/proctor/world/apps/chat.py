@@ -1,8 +1,8 @@
 """chat.proctor.test: the user's team chat: channels, messages, threads, reactions.
 
-Seed: ``world.apps.chat`` (``proctor.scenario._apps.ChatSeed``). A thread is a
+Seed: ``world.apps.chat`` (``proctor.scenario.ChatSeed``). A thread is a
 top-level message and its replies; a reply's ``thread`` is its parent's id.
-Reactions are names from ``proctor.scenario._apps.EMOJI``; reacting again with
+Reactions are names from ``proctor.scenario.EMOJI``; reacting again with
 the same one takes it back.
 
 Pages: ``/`` channels, ``/c/<channel>``, ``/c/<channel>/t/<id>`` (a thread).

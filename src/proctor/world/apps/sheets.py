@@ -1,8 +1,8 @@
 """sheets.proctor.test: the user's spreadsheets: workbooks, a grid per sheet, cell edits, new rows.
 
-Seed: ``world.apps.sheets`` (``proctor.scenario._apps.SheetsSeed``). A sheet has
+Seed: ``world.apps.sheets`` (``proctor.scenario.SheetsSeed``). A sheet has
 columns A-Z and rows 1-999. What is typed is stored as the sheet reads it
-(``proctor.scenario._apps.parse_cell``): ``"1,250.50"`` is the number 1250.5,
+(``proctor.scenario.parse_cell``): ``"1,250.50"`` is the number 1250.5,
 blank empties the cell, anything else is trimmed text. There are no formulas:
 ``=SUM(...)`` is text.
 

@@ -1,6 +1,6 @@
 """calendar.proctor.test: the user's calendar: views, events, invites, free/busy, changes.
 
-Seed: ``world.apps.calendar`` (``proctor.scenario._apps.CalendarSeed``): ``tz``
+Seed: ``world.apps.calendar`` (``proctor.scenario.CalendarSeed``): ``tz``
 (the user's zone), ``owner``, ``name``, ``people`` (``email``, ``name``,
 ``busy`` spans) and ``events`` (``id``, ``title``, ``start``, ``end`` or
 ``minutes``, ``tz``, ``location``, ``description``, ``organizer``,

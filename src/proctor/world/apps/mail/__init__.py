@@ -1,6 +1,6 @@
 """mail.proctor.test: the user's mailbox: folders, labels, rules, threads, compose, drafts.
 
-Seed: ``world.apps.mail`` (``proctor.scenario._apps.MailSeed``): ``tz``,
+Seed: ``world.apps.mail`` (``proctor.scenario.MailSeed``): ``tz``,
 ``address``, ``name``, ``messages`` (each with ``folder``, ``labels``, ``read``,
 ``thread``, ``attachments``, and ``at`` or ``arrives_after``), ``drafts``,
 ``sent``, ``folders`` (the user's own), ``labels``, ``rules`` and ``noise``.

@@ -42,6 +42,7 @@ from proctor.world._site import Site
 from proctor.world.sites.bank import _api as api
 from proctor.world.sites.bank import _pages as pages
 from proctor.world.sites.bank._pdf import statement_pdf
+from proctor.world.sites.bank._snapshot import snapshot
 from proctor.world.sites.bank._state import (
     ACCOUNTS,
     NAME,
@@ -50,7 +51,6 @@ from proctor.world.sites.bank._state import (
     BankState,
     new_state,
     sms_code,
-    snapshot,
     statements,
 )
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
-import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -253,40 +252,4 @@ def facts(item: Statement) -> dict[str, Any]:
         "period_end": item.end.isoformat(),
         "closing": money(item.closing, ""),
         "file": item.file,
-    }
-
-
-def snapshot(world: AttemptWorld) -> dict[str, Any] | None:
-    # Imported here: the PDF layout reads the statement model defined above.
-    from proctor.world.sites.bank._pdf import statement_pdf
-
-    state = bank_of(world)
-    if not state.touched:
-        return None
-    found: dict[str, Any] = {}
-    for acct in ACCOUNTS:
-        for item in statements(world, acct):
-            data = statement_pdf(item)
-            pages = 1 if len(item.rows) <= FIRST_PAGE_ROWS else 2
-            found[item.id] = {
-                **facts(item),
-                "pages": pages,
-                "sha256": hashlib.sha256(data).hexdigest(),
-            }
-    transfers = [
-        {
-            "id": t.id,
-            "from": t.source,
-            "payee": t.payee,
-            "amount": money(t.cents, ""),
-            "reference": t.reference,
-            "status": t.status,
-        }
-        for t in state.transfers
-    ]
-    return {
-        "signins": state.signins,
-        "statements": found,
-        "downloads": list(state.downloads),
-        "transfers": transfers,
     }
