@@ -94,6 +94,7 @@ from proctor.records._summary import (
     RunSummary,
     ScenarioRow,
 )
+from proctor.records._try_id import TryId
 from proctor.vocab import (
     AnswerSource,
     AttemptResult,
@@ -186,6 +187,7 @@ __all__ = [
     "SubscriptionSnapshot",
     "Tab",
     "TraceEvent",
+    "TryId",
     "TwosignSignin",
     "TwosignSnapshot",
     "UserApproval",

@@ -43,6 +43,7 @@ from proctor.records import (
     JudgeVerdict,
     Step,
     Tab,
+    TryId,
 )
 from proctor.records import InfraFault as InfraRecord
 from proctor.runner._phases import Phases
@@ -148,12 +149,11 @@ async def run_try(worker: Worker, item: PlanItem, try_number: int) -> AttemptOut
 
 async def _one_try(worker: Worker, item: PlanItem, try_number: int) -> AttemptOutput:
     """One try; whatever ends it early, its scratch folder goes (unless kept)."""
-    tag = f"{item.attempt_id}#{try_number}"
-    safe = tag.replace("/", "--").replace("#", "-t")
-    scratch = worker.run_dir / "scratch" / safe
+    try_id = TryId(item.attempt_id, try_number)
+    scratch = worker.run_dir / "scratch" / try_id.folder_name
     try:
-        with attempt_scope(tag):
-            return await _try_in(worker, item, tag, scratch)
+        with attempt_scope(str(try_id)):
+            return await _try_in(worker, item, try_id, scratch)
     except BaseException:
         if not worker.options.keep_scratch:
             remove_scratch(scratch)
@@ -164,7 +164,7 @@ async def _one_try(worker: Worker, item: PlanItem, try_number: int) -> AttemptOu
 class _Up:
     """What world up made for one try."""
 
-    tag: str
+    try_id: TryId
     scratch: Path
     scenario: Scenario
     """The scenario with its placeholders resolved."""
@@ -175,6 +175,11 @@ class _Up:
     world: AttemptWorld
     recorder: Recorder
     user: SimulatedUser
+
+    @property
+    def tag(self) -> str:
+        """The try id's wire form, as the computer, the world and the server take it."""
+        return str(self.try_id)
 
 
 @dataclass(frozen=True)
@@ -188,14 +193,14 @@ class _Page:
     png: bytes | None
 
 
-async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> AttemptOutput:
+async def _try_in(worker: Worker, item: PlanItem, try_id: TryId, scratch: Path) -> AttemptOutput:
     started = time.time()
     phases = Phases()
     computer: BrowserComputer | DesktopComputer | None = None
     desktop: DesktopState | None = None
     artifacts: dict[str, bytes] = {}
     with phases.phase("setup"):
-        up = _world_up(worker, item, tag, scratch)
+        up = _world_up(worker, item, try_id, scratch)
     try:
         with phases.phase("setup"):
             computer = await _set_up(worker, item, up)
@@ -211,7 +216,7 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
             agents = _Agents(up, item)
             outcome, error = await _drive(agents, up.scenario, computer, limit)
             account = agents.account()
-        _inject_at(worker, tag, "done")
+        _inject_at(worker, up.tag, "done")
         with phases.phase("end_state"):
             if isinstance(computer, DesktopComputer):
                 # The end state is read only from the apps that ran the attempt: an app
@@ -231,7 +236,7 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
             apps = worker.server.snapshot(up.world)
     finally:
         with phases.phase("teardown"):
-            worker.server.end(tag)
+            worker.server.end(up.tag)
             if computer is not None:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(computer.close(), TEARDOWN_TIMEOUT)
@@ -290,8 +295,9 @@ async def _try_in(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> At
     return AttemptOutput(record, up.recorder.events, artifacts)
 
 
-def _world_up(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> _Up:
+def _world_up(worker: Worker, item: PlanItem, try_id: TryId, scratch: Path) -> _Up:
     """Seed the scratch folder, resolve the scenario, build the agent and begin the world."""
+    tag = str(try_id)
     scenario0 = item.scenario.scenario
     if scratch.exists():
         remove_scratch(scratch)
@@ -330,9 +336,8 @@ def _world_up(worker: Worker, item: PlanItem, tag: str, scratch: Path) -> _Up:
             trace=recorder.event,
         )
         user.attach(scenario.play, hooks, scenario.zone)
-    try_number = int(tag.rsplit("#", 1)[1])
-    recorder.event("attempt", id=item.attempt_id, try_number=try_number, agent=agent.kind)
-    return _Up(tag, scratch, scenario, values, originals, agent, lease, world, recorder, user)
+    recorder.event("attempt", id=item.attempt_id, try_number=try_id.number, agent=agent.kind)
+    return _Up(try_id, scratch, scenario, values, originals, agent, lease, world, recorder, user)
 
 
 async def _set_up(worker: Worker, item: PlanItem, up: _Up) -> BrowserComputer | DesktopComputer:
