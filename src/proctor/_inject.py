@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from proctor.errors import RunError
+from proctor.records import TryId
 from proctor.vocab import INJECT_KINDS, InjectKind
 
 INJECT_ENV = "PROCTOR_INJECT"
@@ -55,9 +56,9 @@ class Injection:
     scenario: str | None = None
 
     def hits(self, kind: InjectKind, at: int | Literal["done"], tag: str) -> bool:
-        scenario, _, rest = tag.partition("/")
-        _, _, try_text = rest.rpartition("#")
-        try_number = int(try_text) if try_text.isdigit() else 1
+        scenario = tag.partition("/")[0]
+        try_id = TryId.parse(tag)
+        try_number = try_id.number if try_id is not None else 1
         return (
             self.kind == kind
             and self.at == at

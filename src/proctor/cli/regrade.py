@@ -13,7 +13,7 @@ from proctor._text import console as safe_console
 from proctor._text import markup
 from proctor.cli._common import ResultsOpt, ScenariosOpt, catalog
 from proctor.cli.report import LabelArg, TargetsOpt, print_paths
-from proctor.records import AttemptRecord, check_label
+from proctor.records import AttemptRecord, TryId, check_label
 from proctor.report import (
     Fallback,
     free_label,
@@ -36,9 +36,8 @@ def _fallback(run_dir: Path) -> Fallback:
     """Placeholder values for records made before end states stored them."""
 
     def values(record: AttemptRecord, scenario: Scenario) -> dict[str, str]:
-        # The runner's scratch naming: <scenario>--<arm>-<n>-t<try>.
-        tag = f"{record.id}#{len(record.infra_faults) + 1}"
-        scratch = run_dir / "scratch" / tag.replace("/", "--").replace("#", "-t")
+        # The runner's scratch folder of the graded try (the one after its faulted tries).
+        scratch = run_dir / "scratch" / TryId(record.id, len(record.infra_faults) + 1).folder_name
         out = {"scratch": str(scratch), "home": str(scratch / "home")}
         out.update({f"site.{s}": f"http://{s}.{DOMAIN}" for s in scenario.world.sites})
         return out

@@ -80,6 +80,7 @@ from proctor.records._summary import (
     RunSummary,
     ScenarioRow,
 )
+from proctor.records._try_id import TryId
 from proctor.records._user import (
     AgentReply,
     PlayFired,
@@ -182,6 +183,7 @@ __all__ = [
     "SubscriptionSnapshot",
     "Tab",
     "TraceEvent",
+    "TryId",
     "TwosignSignin",
     "TwosignSnapshot",
     "UserApproval",

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from proctor.errors import StorageError
 from proctor.records._atomic import storage_error
+from proctor.records._try_id import TryId
 from proctor.vocab import SpendKind
 
 SPEND_LEDGER = "spend.jsonl"
@@ -50,7 +51,7 @@ class SpendLine(BaseModel):
     @property
     def attempt_id(self) -> str:
         """The attempt's id, without the try."""
-        return self.attempt.split("#", 1)[0]
+        return TryId.attempt_of(self.attempt)
 
 
 @dataclass(frozen=True)

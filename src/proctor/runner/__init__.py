@@ -7,13 +7,9 @@ writes a whole results folder is ``proctor.api``.
 from proctor._owner import OWNER_ENV
 from proctor.runner._attempt import run_attempt
 from proctor.runner._budget import Budget
-from proctor.runner._executor import (
-    Executor,
-    InlineExecutor,
-    WorkOrder,
-    check_portable,
-    make_executor,
-)
+from proctor.runner._executor import Executor, WorkOrder, check_portable
+from proctor.runner._executors import make_executor
+from proctor.runner._inline import InlineExecutor
 from proctor.runner._inspect import Inspection, inspect, inspect_in
 from proctor.runner._leftovers import (
     Leftovers,

@@ -1,13 +1,16 @@
-"""Executors: where tries run. Each hands out slots, one worker per slot.
+"""The executor interface: where tries run. An executor hands out slots, one worker per slot.
 
 The driver (``_schedule.drive``) owns the plan, retries, deadlines, the budget
 and the results tree; an executor only runs one try at a time per slot and
 returns it as data (``AttemptOutput`` or the ``InfraFault`` that ended it). So
 every executor writes the same tree:
 
-- ``inline``: one worker in this process (the default);
+- ``inline``: one worker in this process (the default; ``_inline``);
 - ``pool``: ``--workers N`` worker processes on this machine (``_pool``);
 - ``ray``: one Ray actor per worker, locally or on a cluster (``_ray``).
+
+This module is what they share and below all three; ``_executors.make_executor``
+picks one.
 
 What crosses to a worker process is a ``WorkOrder``: the scenario as loaded
 (pydantic, picklable) and the arm as its name and spec, which the worker turns
@@ -17,7 +20,6 @@ factory that no spec names run only inline.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import pickle
 from collections.abc import Sequence
@@ -27,12 +29,11 @@ from typing import Protocol
 
 from proctor.errors import RunError
 from proctor.records import InfraFault
-from proctor.runner._attempt import run_try
 from proctor.runner._plan import Arm, PlanItem, parse_arm
 from proctor.runner._record import AttemptOutput
-from proctor.runner._worker import RunOptions, SealState, Worker
+from proctor.runner._worker import RunOptions, SealState
 from proctor.scenario import LoadedScenario
-from proctor.vocab import EXECUTORS, ExecutorKind
+from proctor.vocab import ExecutorKind
 
 TryResult = AttemptOutput | InfraFault
 
@@ -136,95 +137,3 @@ class Executor(Protocol):
     async def close(self) -> None:
         """Stop every worker; idempotent, and safe after a failed ``open``."""
         ...
-
-
-class _InlineSlot:
-    """The worker of this process; a try past its deadline is cancelled, not killed."""
-
-    name = "inline"
-
-    def __init__(self, run_dir: Path, options: RunOptions, clock: dt.datetime) -> None:
-        self._args = (run_dir, options, clock)
-        self.worker: Worker | None = None
-
-    async def start(self) -> None:
-        run_dir, options, clock = self._args
-        worker = Worker(run_dir, options, clock=clock)
-        try:
-            await worker.start()
-        except BaseException:
-            await worker.close()
-            raise
-        self.worker = worker
-
-    async def ready(self) -> None:
-        if self.worker is None:
-            await self.start()
-
-    async def run(self, order: WorkOrder) -> TryResult:
-        await self.ready()
-        assert self.worker is not None
-        return await run_try(self.worker, order.item(), order.try_number)
-
-    async def kill(self) -> None:
-        """The cancelled try tore itself down; the browser is replaced for the next one."""
-        if self.worker is not None:
-            try:
-                await asyncio.wait_for(self.worker.relaunch(), 60)
-            except BaseException:
-                await self.close()
-                raise
-
-    async def close(self) -> None:
-        if self.worker is not None:
-            await self.worker.close()
-            self.worker = None
-
-
-class InlineExecutor:
-    """One worker in this process: today's single-worker run."""
-
-    kind: ExecutorKind = "inline"
-
-    def __init__(self) -> None:
-        self._slot: _InlineSlot | None = None
-
-    async def open(self, run_dir: Path, options: RunOptions, clock: dt.datetime) -> list[Slot]:
-        self._slot = _InlineSlot(run_dir, options, clock)
-        await self._slot.start()
-        return [self._slot]
-
-    def seal(self) -> SealState | None:
-        worker = self._slot.worker if self._slot else None
-        return worker.seal if worker else None
-
-    async def close(self) -> None:
-        if self._slot is not None:
-            await self._slot.close()
-
-
-def make_executor(
-    kind: ExecutorKind, *, workers: int = 1, ray_address: str | None = None
-) -> Executor:
-    """The executor ``--executor`` names, with ``--workers`` slots.
-
-    Raises:
-        RunError: an unknown kind, a bad worker count, or Ray missing for ``ray``.
-    """
-    if workers < 1:
-        raise RunError(f"--workers must be at least 1, got {workers}")
-    if kind == "inline":
-        if workers != 1:
-            raise RunError(
-                f"--workers {workers} needs --executor pool or ray; inline runs one worker"
-            )
-        return InlineExecutor()
-    if kind == "pool":
-        from proctor.runner._pool import PoolExecutor
-
-        return PoolExecutor(workers)
-    if kind == "ray":
-        from proctor.runner._ray import RayExecutor
-
-        return RayExecutor(workers, address=ray_address)
-    raise RunError(f"--executor {kind!r}: use one of {', '.join(EXECUTORS)}")

@@ -30,8 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from proctor.errors import ProctorError, RunError
+from proctor.runner._attempt import run_try
 from proctor.runner._executor import Slot, TryResult, WorkerLost, WorkOrder
-from proctor.runner._worker import RunOptions, SealState
+from proctor.runner._leftovers import claim, release
+from proctor.runner._worker import RunOptions, SealState, Worker
 from proctor.vocab import ExecutorKind
 
 START_TIMEOUT = 120.0
@@ -245,10 +247,6 @@ def _die_with_parent() -> None:
 
 
 async def _serve(rfd: int, wfd: int) -> None:
-    from proctor.runner._attempt import run_try
-    from proctor.runner._leftovers import claim, release
-    from proctor.runner._worker import Worker
-
     worker: Worker | None = None
 
     def send(kind: str, payload: Any) -> None:

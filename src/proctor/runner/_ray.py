@@ -26,14 +26,17 @@ import asyncio
 import contextlib
 import datetime as dt
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from proctor.errors import RunError
+from proctor.runner._attempt import run_try
 from proctor.runner._executor import Slot, TryResult, WorkerLost, WorkOrder
-from proctor.runner._worker import RunOptions, SealState
+from proctor.runner._leftovers import claim, release
+from proctor.runner._worker import RunOptions, SealState, Worker
 from proctor.vocab import ExecutorKind
 
 START_TIMEOUT = 180.0
@@ -68,13 +71,10 @@ class _ActorWorker:
     """The body of a Ray actor: one ``Worker`` serving one try at a time."""
 
     def __init__(self) -> None:
-        self.worker: Any = None
+        self.worker: Worker | None = None
         self.temp: str | None = None
 
     async def open(self, run_dir: str, options: RunOptions, clock: dt.datetime) -> SealState:
-        from proctor.runner._leftovers import claim
-        from proctor.runner._worker import Worker
-
         folder = Path(run_dir)
         if not folder.is_dir():  # another node: a private folder stands in for the run folder
             self.temp = tempfile.mkdtemp(prefix="proctor-ray-")
@@ -83,24 +83,18 @@ class _ActorWorker:
         claim(folder, "worker")
         self.worker = Worker(folder, options, clock=clock)
         await self.worker.start()
-        seal: SealState = self.worker.seal
-        return seal
+        return self.worker.seal
 
     async def run(self, order: WorkOrder) -> TryResult:
-        from proctor.runner._attempt import run_try
-
+        assert self.worker is not None, "open() comes first"
         return await run_try(self.worker, order.item(), order.try_number)
 
     async def close(self) -> None:
-        from proctor.runner._leftovers import release
-
         if self.worker is not None:
             await self.worker.close()
             release(self.worker.run_dir)
             self.worker = None
         if self.temp is not None:
-            import shutil
-
             shutil.rmtree(self.temp, ignore_errors=True)
 
     def pid(self) -> int:

@@ -1,4 +1,6 @@
-"""The attempt record: the one builder of ``AttemptRecord``, and the record phase that writes it."""
+"""Phase 6 of a try, record: the one builder of ``AttemptRecord`` (a graded try's, an
+attempt's whose every try faulted, a skipped one's), and the writing of an attempt's
+folder, which only the driver does (attempt.json last)."""
 
 from __future__ import annotations
 
@@ -7,10 +9,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from proctor.agents import Account, Outcome
 from proctor.agents.llm import arm_mode, arm_model
+from proctor.computer.browser import Recorder
 from proctor.errors import StorageError
 from proctor.records import (
     AttemptRecord,
+    CheckResult,
+    EndState,
+    InfraFault,
+    JudgeVerdict,
     TraceEvent,
     append_jsonl,
     make_dirs,
@@ -19,6 +27,7 @@ from proctor.records import (
     write_model_atomic,
     write_text_atomic,
 )
+from proctor.runner._phases import Timing
 from proctor.runner._plan import PlanItem
 from proctor.vocab import AttemptResult, StopReason
 
@@ -78,6 +87,76 @@ class AttemptOutput:
     record: AttemptRecord
     events: list[TraceEvent] = field(default_factory=list)
     artifacts: dict[str, bytes] = field(default_factory=dict)
+
+
+def graded_output(
+    item: PlanItem,
+    *,
+    started_at: float,
+    timing: Timing,
+    agent: str,
+    outcome: Outcome,
+    error: str | None,
+    account: Account | None,
+    recorder: Recorder,
+    checks: list[CheckResult],
+    verdicts: list[JudgeVerdict],
+    end: EndState,
+    artifacts: dict[str, bytes],
+) -> AttemptOutput:
+    """A graded try as data: its record, from what the phases before made, then its trace
+    (ending with the ``graded`` event) and its PNGs.
+
+    The model agents' account, when they keep one, counts the try's planner calls,
+    tokens and cost; else the outcome's own counts do.
+    """
+    record = build_record(
+        item,
+        "passed" if all(c.passed for c in checks) else "failed",
+        outcome.stop_reason,
+        started_at=started_at,
+        seconds=timing.seconds,
+        agent=agent,
+        stop_detail=outcome.detail,
+        needs_review=outcome.needs_review,
+        answer=end.answer,
+        checks=checks,
+        failed_checks=[c.name for c in checks if not c.passed],
+        steps=list(recorder.steps),
+        tool_calls=recorder.tool_calls,
+        observations=recorder.observations,
+        inputs=recorder.inputs,
+        planner_calls=account.planner_calls if account else outcome.planner_calls,
+        invalid_calls=account.invalid_calls if account else 0,
+        infra_seconds=account.infra_seconds if account else 0.0,
+        tokens=dict(account.tokens if account else outcome.tokens),
+        cost_usd=account.cost_usd if account else outcome.cost_usd,
+        model=account.model if account else None,
+        mode=account.mode if account else None,
+        planner=account.calls if account else [],
+        plan=account.plan if account else None,
+        judge=verdicts,
+        agent_seconds=timing.phases.get("agent", 0.0),
+        timings=timing.phases,
+        error=error,
+        exit_code=outcome.exit_code,
+        stderr_tail=outcome.stderr_tail,
+        end_state=end,
+    )
+    recorder.event("graded", result=record.result, failed=record.failed_checks)
+    return AttemptOutput(record, recorder.events, artifacts)
+
+
+def finish_attempt(
+    item: PlanItem, output: AttemptOutput | None, faults: list[InfraFault]
+) -> AttemptOutput:
+    """The attempt's output with its faulted tries noted; ``error`` when no try was graded."""
+    if output is None:
+        error = faults[-1].message if faults else "unknown infra fault"
+        record = build_record(item, "error", "infra", started_at=time.time(), error=error)
+        output = AttemptOutput(record, [], {})
+    record = output.record.model_copy(update={"infra_faults": list(faults)})
+    return AttemptOutput(record, output.events, output.artifacts)
 
 
 ARTIFACT_NAMES = frozenset({"before.png", "after.png"})

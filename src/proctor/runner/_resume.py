@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from proctor.errors import RunError
-from proctor.records import AttemptRecord, WebRequest, write_bytes_atomic
+from proctor.records import AttemptRecord, TryId, WebRequest, write_bytes_atomic
 from proctor.runner._plan import PlanItem
 from proctor.runner._record import attempt_folder
 
@@ -128,7 +128,7 @@ def _prune_web_log(path: Path, done: set[str]) -> None:
         except ValidationError:
             dropped += 1  # a line a kill cut short
             continue
-        if attempt is not None and attempt.split("#", 1)[0] in done:
+        if attempt is not None and TryId.attempt_of(attempt) in done:
             kept.append(line)
         else:
             dropped += 1

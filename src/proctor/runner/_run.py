@@ -23,7 +23,8 @@ import proctor
 from proctor.errors import ProctorError, RunError, StorageError
 from proctor.records import AttemptRecord, RunInfo, check_label, make_dirs, write_model_atomic
 from proctor.runner._budget import Budget
-from proctor.runner._executor import Executor, InlineExecutor
+from proctor.runner._executor import Executor
+from proctor.runner._inline import InlineExecutor
 from proctor.runner._leftovers import claim, clean, find_leftovers, release
 from proctor.runner._plan import PlanItem
 from proctor.runner._record import AttemptOutput, attempt_folder, skipped_record, write_attempt

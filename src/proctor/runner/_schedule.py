@@ -22,11 +22,10 @@ from dataclasses import dataclass, field
 
 from proctor.errors import RunError
 from proctor.records import InfraFault
-from proctor.runner._attempt import finish_attempt
 from proctor.runner._budget import Budget
 from proctor.runner._executor import Slot, TryResult, WorkerLost, WorkOrder
 from proctor.runner._plan import PlanItem
-from proctor.runner._record import AttemptOutput
+from proctor.runner._record import AttemptOutput, finish_attempt
 from proctor.runner._worker import RunOptions
 
 Sink = Callable[[PlanItem, AttemptOutput], None]

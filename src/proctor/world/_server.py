@@ -33,6 +33,7 @@ import uvicorn
 
 from proctor._serve import ServerThread, loopback_socket
 from proctor.errors import WorldError
+from proctor.records import TryId
 from proctor.vocab import RequestLane
 from proctor.world._dispatch import ATTEMPT_HEADER, MAX_BODY, Dispatcher
 from proctor.world._log import RequestLog
@@ -109,7 +110,7 @@ class FixtureServer:
             worlds = [
                 w
                 for tag, w in self._worlds.items()
-                if tag == attempt or tag.startswith(attempt + "#")
+                if tag == attempt or TryId.attempt_of(tag) == attempt
             ]
         return [w.attempt for w in worlds if w.revoke_lease(by, reason)]
 
