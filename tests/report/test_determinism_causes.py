@@ -169,7 +169,7 @@ def test_causes_group_with_counts_paths_and_infra_apart() -> None:
         ("boundary stop: owner_required", True, ["g/x-1"]),
         ("no computer actions", True, ["h/x-1", "i/x-1"]),
         ("wrong outcome", True, ["j/x-1"]),
-        ("infra (retried, not counted)", False, ["k/x-1", "m/x-1"]),
+        ("infra (not counted)", False, ["k/x-1", "m/x-1"]),
     ]
     infra = groups[-1].attempts
     assert infra[1].detail == "retried, then passed: try 1 fixture: 500 on /contact"
@@ -177,6 +177,6 @@ def test_causes_group_with_counts_paths_and_infra_apart() -> None:
     lines = diagnose_lines(groups, "results/r1")
     assert lines[0] == "11 failed attempt(s) by cause:"
     assert "  tool limit: 2" in lines
-    assert "  infra (retried, not counted): 2 (shown apart, not counted)" in lines
+    assert "  infra (not counted): 2 (shown apart, not counted)" in lines
     assert "    results/r1/attempts/b/x-1  the wall limit (60s) was reached" in lines
     assert diagnose_lines([], "r") == ["no failed attempts"]

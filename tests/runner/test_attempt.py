@@ -10,6 +10,7 @@ from typing import cast
 
 import pytest
 
+from proctor.computer.browser import Recorder
 from proctor.errors import (
     AgentError,
     AppLaunchFailed,
@@ -39,7 +40,9 @@ class FakeWorker:
 
 
 def raising(exc: BaseException) -> object:
-    async def one_try(worker: Worker, item: PlanItem, try_number: int) -> None:
+    async def one_try(
+        worker: Worker, item: PlanItem, try_number: int, held: list[Recorder]
+    ) -> None:
         raise exc
 
     return one_try
@@ -64,7 +67,9 @@ async def test_an_infra_fault_is_recorded_under_its_kind(
     monkeypatch.setattr(_attempt, "_one_try", raising(fault))
     worker = FakeWorker()
     done = await _attempt.run_try(cast(Worker, worker), cast(PlanItem, None), 2)
-    assert done == InfraRecord(try_number=2, kind=kind, message=str(fault))
+    assert isinstance(done, InfraRecord)
+    assert (done.try_number, done.kind, done.message) == (2, kind, str(fault))
+    assert done.started_at is not None and done.seconds is not None and done.seconds >= 0
     # Only a browser fault relaunches the browser (a set-up fault never did).
     assert worker.relaunches == (1 if kind == "browser" else 0)
 

@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 
 from proctor.records._end_state import EndState
 from proctor.records._record import SCHEMA_VERSION, Record
+from proctor.records._run import TraceEvent
 from proctor.records._step import Step
 from proctor.vocab import (
     AttemptResult,
@@ -42,11 +43,24 @@ class CheckResult(Record):
 
 
 class InfraFault(Record):
-    """An infrastructure failure that was retried and never scored."""
+    """A try that an infrastructure failure ended: retried while tries were left, never
+    scored. Its time and its trace are kept (a provider slower than its timeout costs the
+    run real time, and the events say what the try did)."""
 
     try_number: int
-    kind: FaultKind = Field(description="browser, fixture, setup, provider or worker.")
+    kind: FaultKind = Field(
+        description="browser, fixture, setup, provider, worker, desktop, window_unavailable "
+        "or live."
+    )
     message: str
+    started_at: float | None = Field(default=None, description="Unix time the try started.")
+    seconds: float | None = Field(default=None, description="The try's wall time, to its fault.")
+    events: list[TraceEvent] = Field(
+        default_factory=list,
+        exclude=True,
+        description="The try's trace, carried to the record phase (events.jsonl), never "
+        "into attempt.json.",
+    )
 
 
 class PlannerCall(Record):
@@ -139,7 +153,8 @@ class AttemptRecord(Record):
     )
     infra_seconds: float = Field(
         default=0.0,
-        description="Time lost to a failing provider (failed tries and backoff): infra time.",
+        description="Time lost to infra: a failing provider's failed calls and backoff, and "
+        "every try an infra fault ended.",
     )
     tokens: dict[str, int] = Field(default_factory=dict)
     cost_usd: float | None = None

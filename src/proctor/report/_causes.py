@@ -25,7 +25,7 @@ LABELS: Mapping[CauseKind, str] = {
     "no_actions": "no computer actions",
     "wrong_outcome": "wrong outcome",
     "unknown": "unknown stop reason",
-    "infra": "infra (retried, not counted)",
+    "infra": "infra (not counted)",
 }
 """How each cause is shown; the groups are shown in ``CAUSE_KINDS`` order."""
 
@@ -175,7 +175,9 @@ def cause_of(record: AttemptRecord) -> Cause | None:
         kinds = {f.kind for f in record.infra_faults}
         if kinds and kinds <= {"setup"}:
             return Cause("setup", None, record.error or "set-up failed")
-        return Cause("infra", None, record.error or "infra fault")
+        tries = len(record.infra_faults)
+        said = "1 try" if tries == 1 else f"{tries} tries"
+        return Cause("infra", None, f"{said}, each ended by infra: {record.error or 'infra fault'}")
     if record.result != "failed":
         return None
     reason = record.stop_reason

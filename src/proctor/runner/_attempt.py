@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from proctor._inject import attempt_scope
-from proctor.computer.browser import BrowserComputer
+from proctor.computer.browser import BrowserComputer, Recorder
 from proctor.computer.desktop import DesktopComputer
 from proctor.errors import InfraFault
 from proctor.records import AttemptRecord, TryId
@@ -77,28 +77,43 @@ async def run_try(worker: Worker, item: PlanItem, try_number: int) -> AttemptOut
     browser fault relaunches the worker's browser before this returns, so the
     next try (of this attempt or another) starts on a live one.
     """
+    started, t0 = time.time(), time.perf_counter()
+    held: list[Recorder] = []
     try:
-        return await _one_try(worker, item, try_number)
+        return await _one_try(worker, item, try_number, held)
     except InfraFault as exc:
+        seconds = round(time.perf_counter() - t0, 3)
         if exc.kind == "browser":
             await worker.relaunch()
-        return InfraRecord(try_number=try_number, kind=exc.kind, message=str(exc))
+        return InfraRecord(
+            try_number=try_number,
+            kind=exc.kind,
+            message=str(exc),
+            started_at=started,
+            seconds=seconds,
+            events=list(held[0].events) if held else [],
+        )
 
 
-async def _one_try(worker: Worker, item: PlanItem, try_number: int) -> AttemptOutput:
-    """One try; whatever ends it early, its scratch folder goes (unless kept)."""
+async def _one_try(
+    worker: Worker, item: PlanItem, try_number: int, held: list[Recorder]
+) -> AttemptOutput:
+    """One try; whatever ends it early, its scratch folder goes (unless kept). The try's
+    recorder is put in ``held`` as soon as it exists, so a fault keeps its trace."""
     try_id = TryId(item.attempt_id, try_number)
     scratch = worker.run_dir / "scratch" / try_id.folder_name
     try:
         with attempt_scope(str(try_id)):
-            return await _phases(worker, item, try_id, scratch)
+            return await _phases(worker, item, try_id, scratch, held)
     except BaseException:
         if not worker.options.keep_scratch:
             remove_scratch(scratch)
         raise
 
 
-async def _phases(worker: Worker, item: PlanItem, try_id: TryId, scratch: Path) -> AttemptOutput:
+async def _phases(
+    worker: Worker, item: PlanItem, try_id: TryId, scratch: Path, held: list[Recorder]
+) -> AttemptOutput:
     """The try's phases, in order; the computer and the try's world go whatever happens."""
     started = time.time()
     phases = Phases()
@@ -106,6 +121,7 @@ async def _phases(worker: Worker, item: PlanItem, try_id: TryId, scratch: Path) 
     artifacts: dict[str, bytes] = {}
     with phases.phase("setup"):
         setup = set_up_world(worker, item, try_id, scratch)
+    held.append(setup.recorder)
     try:
         with phases.phase("setup"):
             computer = await start_computer(worker, item, setup)

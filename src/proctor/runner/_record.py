@@ -150,12 +150,23 @@ def graded_output(
 def finish_attempt(
     item: PlanItem, output: AttemptOutput | None, faults: list[InfraFault]
 ) -> AttemptOutput:
-    """The attempt's output with its faulted tries noted; ``error`` when no try was graded."""
+    """The attempt's output with its faulted tries noted; ``error`` when no try was graded.
+
+    The faulted tries' time is infra time (``infra_seconds``). When none was graded the
+    record keeps the first try's start, the tries' wall time and their traces, in order:
+    a provider slower than its timeout cost the run that time, and its events say so.
+    """
+    lost = round(sum(f.seconds or 0.0 for f in faults), 3)
     if output is None:
         error = faults[-1].message if faults else "unknown infra fault"
-        record = build_record(item, "error", "infra", started_at=time.time(), error=error)
-        output = AttemptOutput(record, [], {})
-    record = output.record.model_copy(update={"infra_faults": list(faults)})
+        starts = [f.started_at for f in faults if f.started_at is not None]
+        record = build_record(
+            item, "error", "infra", started_at=min(starts, default=time.time()), error=error
+        )
+        record = record.model_copy(update={"seconds": lost})
+        output = AttemptOutput(record, [e for f in faults for e in f.events], {})
+    infra = round(output.record.infra_seconds + lost, 3)
+    record = output.record.model_copy(update={"infra_faults": list(faults), "infra_seconds": infra})
     return AttemptOutput(record, output.events, output.artifacts)
 
 

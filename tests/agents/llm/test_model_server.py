@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -433,3 +434,28 @@ async def test_calls_written_as_text_are_refused_without_text_calls(
     assert not any(c.parsed_from_text for c in s.record.planner)
     nudge = s.requests[1]["body"]["messages"][-1]["content"]
     assert "a call written in the reply's text is not read" in nudge
+
+
+async def test_a_provider_that_always_times_out_keeps_the_attempts_time_and_events(
+    scaled: Worker, suite: dict[str, LoadedScenario], server: ReplayServer
+) -> None:
+    """Every call outlasts the arm's timeout: the one try (no infra retry here) ends in a
+    provider fault. The attempt is an error, never scored, and what the provider cost is
+    kept: the try's start, its wall time (as infra time) and its events."""
+    hang = [Recorded(delay=60, body=openai_reply("done", {})) for _ in range(4)]
+    before = time.time()
+    s = await serve(
+        scaled, suite["header-enumeration"], hang, server,
+        wire="compatible", extra="+timeout=1+retries=1",
+    )  # fmt: skip
+    record = s.record
+    assert (record.result, record.stop_reason) == ("error", "infra")
+    assert [f.kind for f in record.infra_faults] == ["provider"]
+    fault = record.infra_faults[0]
+    assert fault.started_at is not None and fault.started_at >= before
+    assert record.started_at == fault.started_at  # the try's start, not the moment it ended
+    assert fault.seconds is not None and fault.seconds >= 2.0  # two calls of 1 s each at least
+    assert record.seconds == fault.seconds and record.infra_seconds == fault.seconds
+    kinds = [e["kind"] for e in s.events]
+    assert "attempt" in kinds and "model" in kinds, kinds
+    assert "events" not in json.loads(s.record.model_dump_json())["infra_faults"][0]
