@@ -82,8 +82,13 @@ def five_words(sid: str) -> dict[str, Any]:
             {"stop_reason": {"equals": "done", "name": "finished"}},
         ],
         "solution": [*fills, {"op": "done"}],
-        "decoys": [
-            {"name": "one-word", "steps": [fills[0], {"op": "done"}], "fails": ["typed-five"]}
+        "decoys": [  # inert: a word typed and never sent leaves the world as null's
+            {
+                "name": "one-word",
+                "inert": True,
+                "steps": [fills[0], {"op": "done"}],
+                "fails": ["typed-five"],
+            }
         ],
     }
 
