@@ -2,10 +2,12 @@
 
 ``probe(sid)`` opens the fixture index and answers 42 (well under a second an
 attempt); it uses no fixture site, only the loopback index, so it holds whatever
-sites ship. ``write_scenario`` writes a scenario as the loader reads it, and
-``run_proctor`` runs the installed ``proctor`` in a subprocess, so the bytes
-checked are the bytes a terminal would get. ``tests/cli/conftest.py`` wraps these
-in fixtures.
+sites ship. ``five_words(sid)`` asks for six decisions that load no page (five words
+typed in turn into the canary's field, then done), for model arms replayed call by
+call: a click that opens a page costs about twice as much. ``write_scenario`` writes
+a scenario as the loader reads it, and ``run_proctor`` runs the installed ``proctor``
+in a subprocess, so the bytes checked are the bytes a terminal would get.
+``tests/cli/conftest.py`` wraps these in fixtures.
 """
 
 from __future__ import annotations
@@ -49,6 +51,45 @@ def probe(sid: str, **fields: Any) -> dict[str, Any]:
             {"name": "wrong-answer", "steps": [{"op": "done", "answer": "41"}], "fails": ["answer"]}
         ],
         **fields,
+    }
+
+
+WORDS = ("alpha", "bravo", "charlie", "delta", "echo")
+"""What ``five_words`` asks for, in this order."""
+
+
+def five_words(sid: str) -> dict[str, Any]:
+    """The model-tier scenario ``sid``: fill the Word field with each of ``WORDS``, then done.
+
+    Its check ``typed-five`` wants five fills; ``finished`` wants the agent to say done.
+    """
+    fills = [{"op": "fill", "role": "textbox", "name": "Word", "value": w} for w in WORDS]
+    return {
+        "id": sid,
+        "title": "Type five words in turn into one field",
+        "tier": "model",
+        "category": "capability",
+        "capabilities": ["browser", "forms"],
+        "limits": {"seconds": 120, "tool_calls": 20, "steps": 10},
+        "brief": (
+            "On {site.canary}/, fill the Word field with each of "
+            + ", ".join(WORDS[:-1])
+            + f" and {WORDS[-1]} in turn, then finish."
+        ),
+        "world": {"sites": ["canary"], "browser": {"start": "{site.canary}/"}},
+        "checks": [
+            {"step": {"op": "fill", "min": len(WORDS), "name": "typed-five"}},
+            {"stop_reason": {"equals": "done", "name": "finished"}},
+        ],
+        "solution": [*fills, {"op": "done"}],
+        "decoys": [  # inert: a word typed and never sent leaves the world as null's
+            {
+                "name": "one-word",
+                "inert": True,
+                "steps": [fills[0], {"op": "done"}],
+                "fails": ["typed-five"],
+            }
+        ],
     }
 
 

@@ -1,9 +1,10 @@
 """`proctor models`: two replay-backed model arms in one run, side by side and paired.
 
 The replay providers run in the test process, one per arm; the proctor subprocess
-reaches them on 127.0.0.1. Arm one clicks all five header links on both scenarios;
-arm two gives up after one click on header-enumeration and clicks all five on
-headers-again, so every number of the table and of the pairing is known exactly.
+reaches them on 127.0.0.1. Both scenarios are ``five_words``: six calls, no page load
+between them (the command is under test, not the browser). Arm one types all five
+words on both scenarios; arm two gives up after one word on the first and types all
+five on the second, so every number of the table and of the pairing is known exactly.
 """
 
 from __future__ import annotations
@@ -11,32 +12,22 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
 
-from cli_support import Invoke, Proctor, output
+from cli_support import WORDS, Invoke, Proctor, five_words, output
 from proctor.agents.llm import Recorded, ReplayProvider, Transcript, openai_reply
 from proctor.api import arm_names
 from proctor.compare import arm_pairs
 from proctor.errors import RunError
 from proctor.records import AttemptRecord
-from proctor.scenario import SUITE_ROOT
 
 KEY = "sk-proctor-models-test-4c2d"
-FIRST, SECOND = "header-enumeration", "headers-again"
-LINKS = ("Products", "Pricing", "Docs", "Blog", "Careers")
+FIRST, SECOND = "words-one", "words-two"
+"""Run in this order: the catalog lists a folder's files by name."""
 USAGE = (1200, 30, 1000, 0)
 """Prompt, completion, cached and reasoning tokens of every reply: 1230 tokens, $0.000228."""
-
-
-def _again() -> dict[str, Any]:
-    spec = yaml.safe_load((SUITE_ROOT / "model" / f"{FIRST}.yaml").read_text())
-    return {**spec, "id": SECOND}
-
-
-SCENARIOS = (_again(),)
+SCENARIOS = (five_words(FIRST), five_words(SECOND))
 
 
 def test_arms_are_named_by_model_and_deduplicated() -> None:
@@ -100,11 +91,14 @@ def _reply(tool: str, args: dict[str, str], call: str) -> Recorded:
 
 def _replies() -> tuple[list[Recorded], list[Recorded]]:
     """Arm one's and arm two's replies, in the order their attempts run."""
-    clicks = [_reply("click", {"role": "link", "name": n}, f"c{i}") for i, n in enumerate(LINKS)]
-    clicks.append(_reply("done", {}, "done"))
-    gives_up = [clicks[0], clicks[-1]]  # clicks Products, then says done
-    # Plan order: repeat 1 (header-enumeration, headers-again), then repeat 2.
-    return clicks * 4, (gives_up + clicks) * 2
+    fills = [
+        _reply("fill", {"role": "textbox", "name": "Word", "value": w}, f"c{i}")
+        for i, w in enumerate(WORDS)
+    ]
+    fills.append(_reply("done", {}, "done"))
+    gives_up = [fills[0], fills[-1]]  # types alpha, then says done
+    # Plan order: repeat 1 (FIRST, SECOND), then repeat 2.
+    return fills * 4, (gives_up + fills) * 2
 
 
 def _md_rows(markdown: str, first_cell: str) -> list[list[str]]:
@@ -135,7 +129,7 @@ async def test_two_replay_arms_side_by_side_and_paired(
             "--repeat", "2", "--label", "mm", "--results", results,
             env={"PROCTOR_TEST_KEY": KEY}, timeout=240,
         )  # fmt: skip
-    # Arm two failed header-enumeration: exit 1, as proctor run.
+    # Arm two failed FIRST: exit 1, as proctor run.
     assert done.returncode == 1, output(done)
     assert first.remaining == 0 and second.remaining == 0
 
@@ -185,7 +179,7 @@ async def test_two_replay_arms_side_by_side_and_paired(
     latency = _md_rows(markdown, "median decision latency")[0][1:]
     assert all(cell.endswith(f"ms ({n} calls)") for cell, n in zip(latency, (24, 16), strict=True))
 
-    # Paired by scenario x repeat: 4 pairs, arm one alone passed 2 (header-enumeration);
+    # Paired by scenario x repeat: 4 pairs, arm one alone passed 2 (FIRST);
     # McNemar two-sided exact p = 2 x 0.5^2; mean difference (-1 + 0) / 2 per scenario,
     # t interval with 1 degree of freedom: -0.5 +- 12.706 x 0.7071 / sqrt(2), clipped to +-100.
     assert _md_rows(markdown, "gpt-4.1-mini") == [

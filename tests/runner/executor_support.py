@@ -11,8 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-SCENARIOS = ["loop-shadow-dom", "harness-canary", "manual-extract"]
-"""Fast local scenarios (under a second and a half each here)."""
+SCENARIOS = ["harness-canary", "manual-extract"]
+"""Fast local scenarios (under a second each here): a form posted (a request web.jsonl must
+hold once) and five extract steps (a kill lands mid-attempt). A third adds attempts, not
+cases: each leg's start (a driver, workers, browsers) costs more than an attempt."""
 ARMS = ["oracle=scripted", "nothing=null"]
 CLOCK = dt.datetime(2026, 11, 2, 9, 30, tzinfo=dt.UTC)
 """One run clock for every executor, so dated pages read the same."""

@@ -2,7 +2,7 @@
 
 A fake model provider runs on a thread of the test: it bills every request it
 receives (a fixed price, written to billed.jsonl before it answers) and answers
-header-enumeration's five clicks and ``done``, so each attempt costs 6 calls.
+``five_words``'s five fills and ``done``, so each attempt costs 6 calls.
 It holds one call (the last of the second attempt) until the test lets go. The
 test kills ``proctor run --budget`` with SIGKILL while that call is held, resumes
 the run, and then sums what the provider billed: it must stay within the cap plus
@@ -30,13 +30,14 @@ from typing import Any
 import pytest
 from executor_support import not_a_subreaper
 
+from cli_support import WORDS, five_words, write_scenario
 from proctor.agents.llm import openai_reply
 from proctor.records import AttemptRecord
 
 pytestmark = pytest.mark.browser
 
 PROCTOR = Path(sys.executable).parent / "proctor"
-LINKS = ("Products", "Pricing", "Docs", "Blog", "Careers")
+SID = "words"
 MODEL = "budget-fake"
 PRICES = f'[models."{MODEL}"]\ninput = 0.0\noutput = 500.0\n'
 """Output tokens only, so both a reply's cost and a call's estimate are known exactly."""
@@ -47,7 +48,7 @@ MAX_TOKENS = 50
 ESTIMATE = MAX_TOKENS * 500.0 / 1e6
 """A call's admission: its whole max_tokens of output, $0.025."""
 CALLS = 6
-"""Per attempt: five clicks, then done."""
+"""Per attempt: five fills, then done."""
 CAP = 0.25
 """Two attempts fit ($0.24), a third does not."""
 HELD = 2 * CALLS
@@ -77,11 +78,11 @@ class FakeProvider:
                 if number == HELD:
                     provider.held.set()
                     provider.release.wait(WAIT)  # bounded: the test sets it once it killed
-                clicks = sum(m.get("role") == "assistant" for m in body["messages"])
+                said = sum(m.get("role") == "assistant" for m in body["messages"])
                 reply = (
-                    openai_reply("click", {"role": "link", "name": LINKS[clicks]}, usage=USAGE,
-                                 model=MODEL, call_id=f"call_{clicks}")
-                    if clicks < len(LINKS)
+                    openai_reply("fill", {"role": "textbox", "name": "Word", "value": WORDS[said]},
+                                 usage=USAGE, model=MODEL, call_id=f"call_{said}")
+                    if said < len(WORDS)
                     else openai_reply("done", {}, usage=USAGE, model=MODEL, call_id="call_done")
                 )  # fmt: skip
                 data = json.dumps(reply).encode()
@@ -128,7 +129,8 @@ def command(tmp: Path, url: str, extra: list[str], resume: bool = False) -> list
     arm = (
         f"fake=openai-compatible:{MODEL}@{url}+max_tokens={MAX_TOKENS}+prices={tmp / 'prices.toml'}"
     )
-    args = [str(PROCTOR), "run", "--only", "header-enumeration", "--arm", arm, "--repeat", "3"]
+    args = [str(PROCTOR), "run", "--scenarios", str(tmp / "scenarios"), "--only", SID]
+    args += ["--arm", arm, "--repeat", "3"]
     args += ["--budget", str(CAP), "--results", str(tmp / "results"), "--label", "capped"]
     args += ["--retry-delays", "0", "--time-scale", "5", *extra]
     return args + (["--resume"] if resume else [])
@@ -173,6 +175,7 @@ def admitted(run_dir: Path) -> list[float]:
 
 def budget_holds(tmp: Path, extra: list[str]) -> None:
     (tmp / "prices.toml").write_text(PRICES)
+    write_scenario(tmp / "scenarios", five_words(SID))
     run_dir = tmp / "results" / "capped"
     with FakeProvider(tmp / "billed.jsonl") as provider:
         first = command(tmp, provider.url, extra)

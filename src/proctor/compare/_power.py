@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-import numpy as np
-
 from proctor.compare._rules import SEED_RULES, GateRules
 from proctor.compare._stats import fisher_drop_p
 
@@ -145,7 +143,8 @@ def rejection_region(
 def _power_of(
     region: frozenset[tuple[int, int]], base_n: int, cand_n: int, base: float, cand: float
 ) -> float:
-    from scipy import stats  # on first use: most commands never need it
+    import numpy as np  # on first use, as scipy: most commands never need it
+    from scipy import stats
 
     if not region:
         return 0.0

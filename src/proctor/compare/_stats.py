@@ -11,8 +11,6 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
-import numpy as np
-
 EXACT_SIGN_FLIP_MAX = 16
 """Up to this many scenarios the sign-flip test enumerates all 2^k flips."""
 
@@ -38,7 +36,8 @@ def fisher_drop_p(base_passes: int, base_n: int, cand_passes: int, cand_n: int) 
 
     With no attempt on a side there is no evidence, and the p is 1.
     """
-    from scipy import stats  # on first use: most commands never need it
+    import numpy as np  # on first use, as scipy: most commands never need it
+    from scipy import stats
 
     _check_counts(base_passes, base_n, "baseline")
     _check_counts(cand_passes, cand_n, "candidate")
@@ -107,6 +106,8 @@ def sign_flip_p(diffs: Sequence[float], *, seed: int = 0) -> float:
     for up to ``EXACT_SIGN_FLIP_MAX`` scenarios; beyond that a seeded draw, so the
     same inputs give the same p.
     """
+    import numpy as np  # on first use: most commands never need it
+
     k = len(diffs)
     if k == 0:
         return 1.0

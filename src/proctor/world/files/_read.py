@@ -15,9 +15,6 @@ from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from typing import NamedTuple
 
-from pypdf import PdfReader
-from pypdf.errors import PyPdfError
-
 PDF_PAGE_LIMIT = 500
 """Pages read at most from one PDF."""
 
@@ -37,6 +34,9 @@ def _squash(text: str) -> str:
 
 def pdf_pages(data: bytes) -> list[str] | None:
     """Each page's text (pypdf's extraction), or None when the bytes are not a readable PDF."""
+    from pypdf import PdfReader  # on first use: every proctor process imports this module
+    from pypdf.errors import PyPdfError
+
     # pypdf logs recoverable damage as warnings; a broken file is reported by returning None.
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     try:
