@@ -279,7 +279,8 @@ def test_append_jsonl_model_row(tmp_path: Path) -> None:
     append_jsonl(path, InfraFault(try_number=1, kind="browser", message="crashed"))
     append_jsonl(path, {"b": None})
     assert path.read_text(encoding="utf-8") == (
-        '{"try_number":1,"kind":"browser","message":"crashed","started_at":null,"seconds":null}\n{"b": null}\n'
+        '{"try_number":1,"kind":"browser","message":"crashed","started_at":null,"seconds":null}\n'
+        '{"b": null}\n'
     )
 
 
