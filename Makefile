@@ -32,7 +32,7 @@ bench-load: bootstrap
 	$(BIN)/python -m bench.load
 
 # A local model (docs/agents.md#a-local-model-offline). The engine, node-llama-cpp with its
-# prebuilt CPU binaries (npm, about 85 MB, 15 s), is installed here and not by bootstrap:
+# prebuilt CPU binaries (npm, about 85 MB, 17 s), is installed here and not by bootstrap:
 # `make test` needs none of it.
 model-engine:
 	@scripts/local-model/install
