@@ -163,6 +163,16 @@ function grammarSchema(schema) {
     return out;
 }
 
+// The grammar makes a model write every property, optional ones too ("ref": "", "x": null):
+// an optional one left empty or null is dropped, as a model that left it out would have.
+function withoutBlanks(params, schema) {
+    if (params === null || typeof params !== "object" || Array.isArray(params)) return params ?? {};
+    const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
+    return Object.fromEntries(
+        Object.entries(params).filter(([k, v]) => required.has(k) || (v !== "" && v !== null)),
+    );
+}
+
 function functions(tools) {
     if (tools == null) return undefined;
     if (!Array.isArray(tools)) throw new BadRequest("tools: not a list");
@@ -248,7 +258,10 @@ async function main() {
         const calls = (res.functionCalls ?? []).map((call) => ({
             id: `call_${randomUUID().replaceAll("-", "")}`,
             type: "function",
-            function: { name: call.functionName, arguments: JSON.stringify(call.params ?? {}) },
+            function: {
+                name: call.functionName,
+                arguments: JSON.stringify(withoutBlanks(call.params, fns?.[call.functionName]?.params)),
+            },
         }));
         const content = typeof res.response === "string" ? res.response : "";
         const reason = calls.length ? "tool_calls" : res.metadata?.stopReason === "maxTokens" ? "length" : "stop";
