@@ -31,9 +31,14 @@ pytestmark = [pytest.mark.desktop, pytest.mark.browser]
 
 SETTLE_MS = 1_500
 """Time for the dialog to open a file or save one (the outcome is read after)."""
-COMPLETION_WAIT_S = 8.0
-"""How long a typed start of a name is watched for the dialog to complete it: inside
-scratch it completes within a fraction of this on a loaded machine."""
+COMPLETION_WAIT_S = 60.0
+"""How long a name in scratch is watched for the dialog to complete it (it stops as soon
+as the dialog does: a fraction of a second on a quiet machine)."""
+SHUT_WAIT_FACTOR = 4.0
+SHUT_WAIT_MIN_S = 8.0
+"""A name of the shut folder is watched ``SHUT_WAIT_FACTOR`` times as long as scratch's
+took to complete, and at least ``SHUT_WAIT_MIN_S``: the same dialog on the same machine,
+so a load that slowed the one slows the other alike."""
 
 
 def unique_prefix(folder: Path) -> tuple[str, str]:
@@ -80,11 +85,15 @@ class Prober:
         await self.step(computer, a.Key(key="ctrl+l"))
         self.own = unique_prefix(self.scratch)
         _, theirs = unique_prefix(self.hidden)
+        patience = COMPLETION_WAIT_S
         for folder, start in ((self.scratch, self.own[1]), (self.hidden, theirs)):
             typed = f"{folder}/{start}"
             await self.step(computer, a.Key(key="ctrl+a"))
             await self.step(computer, a.Type(role="text", name="", text=typed))
-            self.completed[typed] = await self.completion(computer, typed)
+            began = time.monotonic()
+            self.completed[typed] = await self.completion(computer, typed, patience)
+            took = time.monotonic() - began
+            patience = max(SHUT_WAIT_MIN_S, SHUT_WAIT_FACTOR * took)
         # Open a scenario file by its path
         await self.step(computer, a.SetValue(role="text", name="", value=str(self.secret_file)))
         await self.step(computer, a.Press(role="push button", name="Open"))
@@ -110,10 +119,10 @@ class Prober:
     async def step(self, computer: Computer, action: a.Action) -> None:
         await computer.act(action)  # a step that fails is the door staying shut
 
-    async def completion(self, computer: Computer, typed: str) -> str:
+    async def completion(self, computer: Computer, typed: str, patience: float) -> str:
         """The location bar's text once the dialog completed ``typed``, or as typed after
-        ``COMPLETION_WAIT_S`` (a shut folder never completes; the wait is the proof)."""
-        deadline = time.monotonic() + COMPLETION_WAIT_S
+        ``patience`` seconds (a shut folder never completes; the wait is the proof)."""
+        deadline = time.monotonic() + patience
         while True:
             read = await computer.act(a.Read(role="text", name=""))
             if str(read.data) != typed or time.monotonic() > deadline:
